@@ -1,0 +1,50 @@
+# Every target sets up what it needs: a fresh machine only needs python3 (3.11+).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+PROTO_SRC := $(wildcard proto/maumau/v1/*.proto)
+PROTO_OUT := $(PROTO_SRC:.proto=_pb2.py)
+
+.PHONY: setup proto run test lint bench bench-peers clean
+
+setup: $(STAMP) $(PROTO_OUT)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+# Generated code is never edited or committed: it is rebuilt from proto/ here.
+$(PROTO_OUT) &: $(PROTO_SRC) $(STAMP)
+	$(BIN)/python -m grpc_tools.protoc -Iproto --python_out=proto --pyi_out=proto \
+		--grpc_python_out=proto $(PROTO_SRC)
+
+proto: $(PROTO_OUT)
+
+run: setup
+	$(BIN)/maumau up
+
+lint: setup
+	$(BIN)/ruff check services gateway tests bench
+	$(BIN)/mypy services
+
+test: lint
+	$(BIN)/pytest -q
+
+BENCH_SECONDS ?= 10
+bench: setup .venv-bench/.installed
+	$(BIN)/maumau bench rules --ruleset colors108 --players 2 --seconds $(BENCH_SECONDS) --seed 1
+	.venv-bench/bin/python bench/peers.py --seconds $(BENCH_SECONDS) --seed 1 --peer rlcard-uno
+	$(BIN)/maumau bench rules --ruleset classic52 --players 4 --seconds $(BENCH_SECONDS) --seed 1
+	.venv-bench/bin/python bench/peers.py --seconds $(BENCH_SECONDS) --seed 1 --peer openspiel-crazy-eights
+
+# The peers are an optional extra in their own virtualenv, never a runtime dependency.
+.venv-bench/.installed: bench/requirements.txt
+	$(PYTHON) -m venv .venv-bench
+	.venv-bench/bin/pip install -q -r bench/requirements.txt
+	touch $@
+
+clean:
+	rm -rf $(VENV) .venv-bench proto/maumau/v1/*_pb2*.py proto/maumau/v1/*_pb2*.pyi

@@ -1,0 +1,70 @@
+"""The ``maumau`` command: one entry point for every service and tool of the platform."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def _rules_script(args: argparse.Namespace) -> int:
+    from services.rules.script import ScriptError, main
+
+    text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
+    try:
+        lines = main(text)
+    except ScriptError as e:
+        print(f"maumau rules-script: {e}", file=sys.stderr)
+        return 2
+    sys.stdout.write("".join(line + "\n" for line in lines))
+    return 0
+
+
+def _rules_serve(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from services.rules.server import serve
+
+    asyncio.run(serve(args.host, args.port))
+    return 0
+
+
+def _bench_rules(args: argparse.Namespace) -> int:
+    from services.rules.bench import run
+
+    print(run(args.ruleset, args.players, args.seconds, args.seed))
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="maumau", description="Mau-Mau Online: services and tools")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    rs = sub.add_parser("rules-script", help="play a conformance script through the rules engine")
+    rs.add_argument("file", help='the script (JSON); "-" reads standard input')
+    rs.set_defaults(func=_rules_script)
+
+    rules = sub.add_parser("rules", help="the stateless rules service")
+    rules_sub = rules.add_subparsers(dest="rules_command", required=True)
+    serve = rules_sub.add_parser("serve", help="serve the Rules gRPC API")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=50051)
+    serve.set_defaults(func=_rules_serve)
+
+    bench = sub.add_parser("bench", help="benchmarks that print one JSON line")
+    bench_sub = bench.add_subparsers(dest="bench_command", required=True)
+    br = bench_sub.add_parser("rules", help="random legal playouts through the rules engine")
+    br.add_argument("--ruleset", default="classic52")
+    br.add_argument("--players", type=int, default=4)
+    br.add_argument("--seconds", type=float, default=5.0)
+    br.add_argument("--seed", type=int, default=1)
+    br.set_defaults(func=_bench_rules)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

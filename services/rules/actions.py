@@ -1,0 +1,118 @@
+"""What a seat can do: one immutable ``Action`` per decision, and its plain-dict form.
+
+>>> from services.rules.cards import FRENCH
+>>> a = parse_action({"seat": 1, "do": "play", "card": "JH", "choose": "S"}, FRENCH)
+>>> a.kind, FRENCH.name(a.card), a.choose
+('play', 'JH', 3)
+>>> action_to_dict(a, FRENCH)
+{'seat': 1, 'do': 'play', 'card': 'JH', 'choose': 'S'}
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from services.rules.cards import RJ, WILD, CardNameError, Family, rank, suit
+from services.rules.errors import BadRequest
+
+PLAY = "play"
+DOUBLE = "double"
+BURN = "burn"
+QUICK = "quick"
+DRAW = "draw"
+PASS = "pass"
+CHALLENGE = "challenge"
+CHALLENGE_WILD = "challenge_wild"
+CHOOSE = "choose"
+KINDS = (PLAY, DOUBLE, BURN, QUICK, DRAW, PASS, CHALLENGE, CHALLENGE_WILD, CHOOSE)
+CARD_KINDS = (PLAY, BURN, QUICK)
+ANNOUNCE_KINDS = (PLAY, DOUBLE, BURN, QUICK)
+
+MAU = "mau"
+MAUMAU = "maumau"
+ANNOUNCEMENTS = (MAU, MAUMAU)
+
+
+class Action(NamedTuple):
+    """One decision of one seat. Cards and suits are ints; -1 means "not given"."""
+
+    kind: str
+    seat: int
+    card: int = -1
+    choose: int = -1
+    announce: str | None = None
+    target: int = -1
+    card2: int = -1
+
+
+def takes_choice(card: int, family: Family) -> bool:
+    """Whether playing ``card`` asks for a suit (a Jack) or a colour (a wild)."""
+    return suit(card) == WILD if family.suits[0] == "R" else rank(card) == RJ
+
+
+def _card(raw: Any, family: Family) -> int:
+    if not isinstance(raw, str):
+        raise BadRequest(f"a card name is a string, not {raw!r}")
+    try:
+        return family.parse(raw)
+    except CardNameError as e:
+        raise BadRequest(str(e)) from None
+
+
+def parse_action(raw: Any, family: Family) -> Action:
+    """Turn a request's plain form into an Action, refusing malformed ones with BadRequest."""
+    if not isinstance(raw, dict):
+        raise BadRequest("an action is an object")
+    kind = raw.get("do")
+    if kind not in KINDS:
+        raise BadRequest(f"unknown action {kind!r}")
+    seat = raw.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        raise BadRequest("an action names its seat")
+    card = card2 = choose = target = -1
+    announce = raw.get("announce")
+    if announce is not None and (kind not in ANNOUNCE_KINDS or announce not in ANNOUNCEMENTS):
+        raise BadRequest(f"announce must be one of {ANNOUNCEMENTS} with a card action")
+    if kind in CARD_KINDS:
+        card = _card(raw.get("card"), family)
+    elif kind == DOUBLE:
+        cards = raw.get("cards")
+        if not isinstance(cards, list) or len(cards) != 2:
+            raise BadRequest("a double names two cards")
+        card, card2 = _card(cards[0], family), _card(cards[1], family)
+    elif raw.get("card") is not None:
+        raise BadRequest(f"{kind} takes no card")
+    chosen = raw.get("choose")
+    if chosen is not None:
+        if kind not in (PLAY, CHOOSE) or (kind == PLAY and not takes_choice(card, family)):
+            raise BadRequest(f"{raw.get('card', kind)} takes no suit or colour")
+        if not isinstance(chosen, str):
+            raise BadRequest("choose is one letter")
+        try:
+            choose = family.parse_suit(chosen)
+        except CardNameError as e:
+            raise BadRequest(str(e)) from None
+    elif kind == CHOOSE:
+        raise BadRequest("choose needs a suit")
+    if kind == CHALLENGE:
+        t = raw.get("target")
+        if not isinstance(t, int) or isinstance(t, bool):
+            raise BadRequest("a challenge names its target seat")
+        target = t
+    return Action(kind, seat, card, choose, announce, target, card2)
+
+
+def action_to_dict(a: Action, family: Family) -> dict[str, Any]:
+    """The plain form of an action (the inverse of ``parse_action``)."""
+    d: dict[str, Any] = {"seat": a.seat, "do": a.kind}
+    if a.kind == DOUBLE:
+        d["cards"] = [family.name(a.card), family.name(a.card2)]
+    elif a.card >= 0:
+        d["card"] = family.name(a.card)
+    if a.choose >= 0:
+        d["choose"] = family.suit_name(a.choose)
+    if a.announce is not None:
+        d["announce"] = a.announce
+    if a.target >= 0:
+        d["target"] = a.target
+    return d

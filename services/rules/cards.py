@@ -1,0 +1,122 @@
+"""Cards as small integers, and their names.
+
+A card is ``suit << 4 | rank``. French cards: suits ``C D H S`` are 0..3 and ranks
+``2 .. 10 J Q K A`` are 0..12. Colour cards: colours ``R G B Y`` are 0..3 (4 for the
+colourless wilds) and values ``0..9 skip rev +2 W W+4`` are 0..14. Which family a
+number belongs to is known from the ruleset, never from the number.
+
+>>> FRENCH.parse("10S") == (3 << 4 | 8)
+True
+>>> FRENCH.name(FRENCH.parse("JD"))
+'JD'
+>>> COLORS.name(COLORS.parse("W+4"))
+'W+4'
+>>> suit(FRENCH.parse("7H")), rank(FRENCH.parse("7H"))
+(2, 5)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# French ranks (index into FRENCH_RANKS)
+R7, R8, R9, R10, RJ, RQ, RK, RA = 5, 6, 7, 8, 9, 10, 11, 12
+FRENCH_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+FRENCH_SUITS = ("C", "D", "H", "S")
+
+# Colour values and the wild "colour"
+V_SKIP, V_REV, V_PLUS2, V_WILD, V_WILD4 = 10, 11, 12, 13, 14
+WILD = 4
+COLOR_VALUES = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "skip", "rev", "+2", "W", "W+4")
+COLORS_LETTERS = ("R", "G", "B", "Y")
+
+
+def suit(card: int) -> int:
+    """The suit (or colour; 4 for a wild) of a card."""
+    return card >> 4
+
+
+def rank(card: int) -> int:
+    """The rank (or colour-deck value) of a card."""
+    return card & 15
+
+
+def make(suit_: int, rank_: int) -> int:
+    return suit_ << 4 | rank_
+
+
+class CardNameError(ValueError):
+    """A card, suit or colour name that this family of cards does not have."""
+
+
+@dataclass(frozen=True)
+class Family:
+    """One family of card names: French-suited or the colour deck."""
+
+    label: str
+    suits: tuple[str, ...]
+    _by_name: dict[str, int] = field(repr=False)
+    _names: dict[int, str] = field(repr=False)
+
+    def parse(self, text: str) -> int:
+        try:
+            return self._by_name[text]
+        except KeyError:
+            raise CardNameError(f"{text!r} is not a {self.label} card") from None
+
+    def name(self, card: int) -> str:
+        return self._names[card]
+
+    def names(self, cards: list[int] | tuple[int, ...]) -> list[str]:
+        n = self._names
+        return [n[c] for c in cards]
+
+    def parse_suit(self, letter: str) -> int:
+        try:
+            return self.suits.index(letter)
+        except ValueError:
+            raise CardNameError(f"{letter!r} is not a {self.label} suit") from None
+
+    def suit_name(self, s: int) -> str:
+        return self.suits[s]
+
+
+def _french() -> Family:
+    names = {make(s, r): FRENCH_RANKS[r] + FRENCH_SUITS[s] for s in range(4) for r in range(13)}
+    return Family("french", FRENCH_SUITS, {v: k for k, v in names.items()}, names)
+
+
+def _colors() -> Family:
+    names = {make(c, v): COLORS_LETTERS[c] + COLOR_VALUES[v] for c in range(4) for v in range(13)}
+    names[make(WILD, V_WILD)] = "W"
+    names[make(WILD, V_WILD4)] = "W+4"
+    return Family("colour", COLORS_LETTERS, {v: k for k, v in names.items()}, names)
+
+
+FRENCH = _french()
+COLORS = _colors()
+W = make(WILD, V_WILD)
+W4 = make(WILD, V_WILD4)
+
+
+def french_deck(low_rank: int = 0, decks: int = 1) -> list[int]:
+    """Every French card from ``low_rank`` (0 = the 2, R7 = the 7) to the Ace, ``decks`` times.
+
+    >>> len(french_deck(R7)), len(french_deck(decks=2))
+    (32, 104)
+    """
+    return [make(s, r) for _ in range(decks) for s in range(4) for r in range(low_rank, 13)]
+
+
+def colors_deck() -> list[int]:
+    """The 108-card colour deck.
+
+    >>> len(colors_deck())
+    108
+    """
+    deck: list[int] = []
+    for c in range(4):
+        deck.append(make(c, 0))
+        deck.extend(make(c, v) for v in range(1, 13) for _ in range(2))
+    deck.extend([W] * 4 + [W4] * 4)
+    return deck

@@ -1,0 +1,115 @@
+"""The pure decider: ``decide(state, action) -> events`` and ``evolve(state, event) -> state``.
+
+Events are facts. ``RoundDealt`` lays a deal out (its seed committed to, not shown);
+``ActionTaken`` is an accepted decision with what it drew for whom; ``RoundEnded`` reveals
+the result and the seed. ``evolve`` never changes the state it is given.
+
+>>> from services.rules.engine import new_match
+>>> s0 = new_match("classic32", 2)
+>>> dealt = deal(s0, seed="00" * 32, table_id="t", round_no=0)
+>>> s1 = evolve(s0, dealt)
+>>> len(s1.hands[0]), len(s1.hands[1]), len(s1.stock), s0.round_over, s1.round_over
+(5, 5, 21, True, False)
+>>> events = decide(s1, next(iter(legal_actions(s1, s1.turn))))
+>>> type(events[0]).__name__
+'ActionTaken'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from services.rules.actions import Action
+from services.rules.engine import apply, check, legal_actions, start_round
+from services.rules.shuffle import choice_index, commitment, shuffled
+from services.rules.state import State
+
+__all__ = ["RoundDealt", "ActionTaken", "RoundEnded", "Event", "decide", "evolve", "deal", "legal_actions"]
+
+
+@dataclass(frozen=True)
+class RoundDealt:
+    round_no: int
+    dealer: int
+    first: int
+    hands: tuple[tuple[int, ...], ...]
+    starter: int
+    stock: tuple[int, ...]  # from its top down
+    seed: str | None
+    commitment: str
+
+
+@dataclass(frozen=True)
+class ActionTaken:
+    action: Action
+    draws: tuple[tuple[int, tuple[int, ...]], ...] = ()  # (seat, cards) for every draw it caused
+    reshuffles: int = 0
+
+
+@dataclass(frozen=True)
+class RoundEnded:
+    winner: int
+    round_points: tuple[int, ...]
+    scores: tuple[int, ...]
+    match_over: bool
+    match_winners: tuple[int, ...]
+    seed: str | None  # revealed: anyone can now recompute the deal and every reshuffle
+
+
+Event = RoundDealt | ActionTaken | RoundEnded
+
+
+def decide(s: State, a: Action) -> tuple[Event, ...]:
+    """The events an action causes, or a ``RuleError`` that refuses it. ``s`` is not changed."""
+    check(s, a)
+    after = s.copy()
+    after.draw_log = []
+    apply(after, a)
+    taken = ActionTaken(a, tuple((seat, tuple(cards)) for seat, cards in after.draw_log),
+                        after.reshuffles - s.reshuffles)
+    if after.round_over:
+        return taken, _ended(after)
+    return (taken,)
+
+
+def _ended(s: State) -> RoundEnded:
+    return RoundEnded(s.round_winner, tuple(s.round_points or ()), tuple(s.scores), s.match_over,
+                      tuple(s.match_winners), s.seed)
+
+
+def evolve(s: State, e: Event) -> State:
+    """The state after event ``e`` (a new object)."""
+    new = s.copy()
+    if isinstance(e, ActionTaken):
+        apply(new, e.action)
+    elif isinstance(e, RoundDealt):
+        start_round(new, e.dealer, e.first, [list(h) for h in e.hands], e.starter, list(e.stock), e.seed)
+    return new
+
+
+def deal(s: State, seed: str, table_id: str, round_no: int, dealer: int | None = None) -> RoundDealt:
+    """The deal of the next round from ``seed`` (hex), as documented in docs/shuffle.md.
+
+    The dealer moves one seat each round; the first player is the seat after the dealer
+    (colors108: drawn from the seed). Cards are dealt one at a time from the top of the
+    shuffled deck, starting with the first player; the next card is the starter.
+    """
+    rs = s.rs
+    n = s.n
+    if dealer is None:
+        dealer = round_no % n
+    seats = [i for i in range(n) if not s.tiebreak or s.match_over or i in s.tiebreak]
+    if rs.name == "colors108":
+        first = seats[choice_index(len(seats), seed, "first")]
+    else:
+        first = min(seats, key=lambda i: (i - dealer - 1) % n)
+    deck = shuffled(rs.deck(n), seed, "deal")
+    order = seats[seats.index(first):] + seats[: seats.index(first)]
+    hands: list[list[int]] = [[] for _ in range(n)]
+    for _ in range(rs.hand_size):
+        for seat in order:
+            hands[seat].append(deck.pop())
+    starter = deck.pop()
+    deck.reverse()
+    return RoundDealt(round_no, dealer, first, tuple(tuple(h) for h in hands), starter, tuple(deck), seed,
+                      commitment(table_id, round_no, seed))

@@ -1,0 +1,186 @@
+"""The state of a match at one table, and the small moves every rule is made of.
+
+``State`` is mutable for speed and owned by whoever holds it: the pure API
+(``decide``/``evolve``) copies before it changes anything, while simulations (bots,
+benchmarks) step one copy in place.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from services.rules.shuffle import shuffled
+
+if TYPE_CHECKING:
+    from services.rules.rulesets import Ruleset
+
+# Phases of the seat on turn
+NORMAL = 0  # start of a turn
+DRAWN = 1  # drew this turn; may play what the ruleset allows after a draw, or pass
+BURNED = 2  # candeias: burned; may play one continuation card, pass, or draw when it has none
+CHOOSE = 3  # classic52: the dealer chooses the suit for a Jack starter
+BOUNCE = 4  # eight_bounce: skipped by an 8; may play another 8 or pass
+
+# Kinds of pending draw
+SEVEN, PLUS2, WILD4, NINE = 1, 2, 3, 4
+
+_SLOTS = (
+    "rs", "n", "active", "hands", "stock", "discard", "turn", "direction", "follow",
+    "pending", "pending_kind", "chain", "phase", "drawn_card", "last_player", "quick_from",
+    "opening", "burn_announced", "mau_offender", "mau_guard", "w4_seat", "w4_bluff",
+    "finisher", "stuck", "double_points", "dealer", "first", "rounds_played", "scores",
+    "round_points", "round_over", "round_winner", "match_over", "match_winners",
+    "tiebreak", "seed", "reshuffles", "draw_log",
+)  # fmt: skip
+
+
+class State:
+    """A match at one table: the round in play and the match around it.
+
+    Stock and discard keep their top card at the end of the list. ``turn`` is -1 when
+    the round is over. ``follow`` is the suit or colour in force, -1 when any card may
+    follow (or while a classic52 dealer still has to choose).
+    """
+
+    __slots__ = _SLOTS
+
+    rs: Ruleset
+    n: int
+    active: list[bool]
+    hands: list[list[int]]
+    stock: list[int]
+    discard: list[int]
+    turn: int
+    direction: int
+    follow: int
+    pending: int
+    pending_kind: int
+    chain: int
+    phase: int
+    drawn_card: int
+    last_player: int
+    quick_from: int
+    opening: bool
+    burn_announced: bool
+    mau_offender: int
+    mau_guard: int
+    w4_seat: int
+    w4_bluff: bool
+    finisher: int
+    stuck: int
+    double_points: bool
+    dealer: int
+    first: int
+    rounds_played: int
+    scores: list[int]
+    round_points: list[int] | None
+    round_over: bool
+    round_winner: int
+    match_over: bool
+    match_winners: list[int]
+    tiebreak: list[int]
+    seed: str | None
+    reshuffles: int
+    draw_log: list[tuple[int, list[int]]] | None
+
+    def __init__(self, rs: Ruleset, seats: int, scores: list[int] | None = None, rounds_played: int = 0):
+        self.rs = rs
+        self.n = seats
+        self.active = [True] * seats
+        self.hands = [[] for _ in range(seats)]
+        self.stock = []
+        self.discard = []
+        self.scores = list(scores) if scores is not None else [0] * seats
+        self.rounds_played = rounds_played
+        self.round_points = None
+        self.round_over = True
+        self.round_winner = -1
+        self.match_over = False
+        self.match_winners = []
+        self.tiebreak = []
+        self.seed = None
+        self.reshuffles = 0
+        self.draw_log = None
+        self.dealer = self.first = 0
+        self.reset_round()
+
+    def reset_round(self) -> None:
+        self.turn = -1
+        self.direction = 1
+        self.follow = -1
+        self.pending = self.pending_kind = self.chain = 0
+        self.phase = NORMAL
+        self.drawn_card = self.last_player = self.quick_from = -1
+        self.opening = self.burn_announced = False
+        self.mau_offender = self.mau_guard = self.w4_seat = -1
+        self.w4_bluff = False
+        self.finisher = -1
+        self.stuck = 0
+        self.double_points = False
+
+    def copy(self) -> State:
+        new = State.__new__(State)
+        for name in _SLOTS:
+            setattr(new, name, getattr(self, name))
+        new.active = self.active[:]
+        new.hands = [h[:] for h in self.hands]
+        new.stock = self.stock[:]
+        new.discard = self.discard[:]
+        new.scores = self.scores[:]
+        new.match_winners = self.match_winners[:]
+        new.tiebreak = self.tiebreak[:]
+        if self.round_points is not None:
+            new.round_points = self.round_points[:]
+        return new
+
+    @property
+    def top(self) -> int:
+        return self.discard[-1]
+
+    def next_seat(self, seat: int, direction: int = 0) -> int:
+        """The next seat still in the round from ``seat`` (in ``direction``, default the current one)."""
+        d = direction or self.direction
+        n, active = self.n, self.active
+        s = (seat + d) % n
+        while not active[s]:
+            s = (s + d) % n
+        return s
+
+    def previous_seat(self, seat: int) -> int:
+        return self.next_seat(seat, -self.direction)
+
+    def players(self) -> int:
+        return sum(self.active)
+
+    def can_draw(self) -> bool:
+        return bool(self.stock) or len(self.discard) > 1
+
+    def draw(self, seat: int, k: int) -> list[int]:
+        """Move up to ``k`` cards from the stock to ``seat``, reshuffling the discard pile when needed."""
+        got: list[int] = []
+        stock, hand = self.stock, self.hands[seat]
+        for _ in range(k):
+            if not stock:
+                self.reshuffle()
+                stock = self.stock
+                if not stock:
+                    break
+            c = stock.pop()
+            hand.append(c)
+            got.append(c)
+        if self.draw_log is not None:
+            self.draw_log.append((seat, got))
+        return got
+
+    def reshuffle(self) -> None:
+        """The discard pile but its top becomes the stock (seeded; in put-down order for scripts)."""
+        pile = self.discard[:-1]
+        if not pile:
+            return
+        self.discard = self.discard[-1:]
+        self.reshuffles += 1
+        if self.seed is None:
+            pile.reverse()  # the oldest card becomes the next one drawn
+            self.stock = pile
+        else:
+            self.stock = shuffled(pile, self.seed, f"reshuffle:{self.reshuffles}")
