@@ -110,6 +110,8 @@ def _may_pass(s: State, seat: int, playable: list[int]) -> bool:
     phase = s.phase
     if phase == NORMAL:
         return not s.pending and not playable and not s.can_draw()
+    if phase == BURNED:  # without a continuation the burner must draw
+        return bool(playable)
     return phase != CHOOSING
 
 

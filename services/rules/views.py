@@ -49,7 +49,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
     v["in_round"] = list(s.active)
     v["dealer"] = s.dealer
     v["rounds_played"] = s.rounds_played
-    v["can_challenge"] = s.mau_offender if s.mau_offender >= 0 else None
+    v["missed_call"] = s.mau_offender if s.mau_offender >= 0 else None
     v["phase"] = ("normal", "drawn", "burned", "choose", "bounce")[s.phase]
     if s.round_over:
         v["revealed_hands"] = [fam.names(h) for h in s.hands]

@@ -1,0 +1,155 @@
+"""The stateless Rules gRPC service: every call carries its state, the engine answers.
+
+An illegal action is a normal reply carrying its rejection code; a request whose state
+or fields do not make sense is ``INVALID_ARGUMENT`` with a readable message. Nothing a
+client sends can stop the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from collections.abc import Callable
+from typing import TypeVar
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from maumau.v1 import rules_pb2, rules_pb2_grpc, state_pb2, views_pb2
+from services.rules.decider import deal, decide, evolve
+from services.rules.engine import legal_actions, new_match
+from services.rules.errors import RuleError
+from services.rules.state import State
+from services.rules.views import view
+from services.rules.wire import (
+    action_from_pb,
+    action_to_pb,
+    event_to_pb,
+    options_from_pb,
+    state_from_pb,
+    state_to_pb,
+    view_to_pb,
+)
+
+log = logging.getLogger("maumau.rules")
+T = TypeVar("T")
+SERVICE_NAME = rules_pb2.DESCRIPTOR.services_by_name["Rules"].full_name
+
+
+class InvalidRequest(Exception):
+    """The request does not describe something the engine can work on."""
+
+
+def _guard(what: str, fn: Callable[[], T]) -> T:
+    """Run engine work on client input; anything it cannot digest becomes ``InvalidRequest``."""
+    try:
+        return fn()
+    except RuleError:
+        raise
+    except Exception as e:  # the engine trusts its state; a client's state may be anything
+        raise InvalidRequest(f"{what}: {type(e).__name__}: {e}") from None
+
+
+def _state(msg: state_pb2.MatchState) -> State:
+    return _guard("inconsistent state", lambda: state_from_pb(msg))
+
+
+class RulesService(rules_pb2_grpc.RulesServicer):
+    async def NewMatch(self, request: rules_pb2.NewMatchRequest,
+                       context: grpc.aio.ServicerContext) -> state_pb2.MatchState:
+        try:
+            s = _guard("bad match", lambda: new_match(request.ruleset, request.seats,
+                                                      options_from_pb(request.options)))
+        except InvalidRequest as e:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(e))
+        return state_to_pb(s)
+
+    async def NewRound(self, request: rules_pb2.NewRoundRequest,
+                       context: grpc.aio.ServicerContext) -> rules_pb2.NewRoundReply:
+        try:
+            s = _state(request.state)
+            if len(request.seed) != 64:
+                raise InvalidRequest("the seed is 64 hex digits")
+            dealt = _guard("bad seed", lambda: deal(s, request.seed, request.table_id, request.round_no))
+            after = _guard("cannot deal", lambda: evolve(s, dealt))
+        except InvalidRequest as e:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(e))
+        return rules_pb2.NewRoundReply(event=event_to_pb(dealt, s.rs.family, request.table_id),
+                                       state=state_to_pb(after))
+
+    async def Decide(self, request: rules_pb2.DecideRequest,
+                     context: grpc.aio.ServicerContext) -> rules_pb2.DecideReply:
+        try:
+            s = _state(request.state)
+            if not request.HasField("action"):
+                raise InvalidRequest("Decide needs an action")
+            try:
+                action = action_from_pb(request.action, s.rs.family)
+                events = _guard("cannot decide", lambda: decide(s, action))
+            except RuleError as e:
+                return rules_pb2.DecideReply(rejection=rules_pb2.Rejection(code=e.code, message=str(e)))
+            after = s
+            for e in events:
+                after = _guard("cannot evolve", lambda e=e: evolve(after, e))  # type: ignore[misc]
+        except InvalidRequest as e:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(e))
+        fam = s.rs.family
+        return rules_pb2.DecideReply(accepted=rules_pb2.Accepted(
+            events=[event_to_pb(e, fam) for e in events], state=state_to_pb(after)))
+
+    async def LegalActions(self, request: rules_pb2.LegalActionsRequest,
+                           context: grpc.aio.ServicerContext) -> rules_pb2.LegalActionsReply:
+        try:
+            s = _state(request.state)
+            if not 0 <= request.seat < s.n:
+                raise InvalidRequest("no such seat")
+            actions = _guard("cannot list", lambda: list(legal_actions(s, request.seat)))
+        except InvalidRequest as e:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(e))
+        return rules_pb2.LegalActionsReply(actions=[action_to_pb(a, s.rs.family) for a in actions])
+
+    async def GetView(self, request: rules_pb2.ViewRequest,
+                      context: grpc.aio.ServicerContext) -> views_pb2.View:
+        try:
+            s = _state(request.state)
+            seat = request.seat if request.HasField("seat") else None
+            if seat is not None and not 0 <= seat < s.n:
+                raise InvalidRequest("no such seat")
+            v = _guard("cannot view", lambda: view(s, seat))
+        except InvalidRequest as e:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(e))
+        return view_to_pb(v)
+
+
+async def start(host: str, port: int) -> tuple[grpc.aio.Server, int]:
+    """Start a server with health and reflection; returns it and the port it listens on."""
+    server = grpc.aio.server()
+    rules_pb2_grpc.add_RulesServicer_to_server(RulesService(), server)
+    health_servicer = health.aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    names = (SERVICE_NAME, reflection.SERVICE_NAME, health.SERVICE_NAME)
+    reflection.enable_server_reflection(names, server)
+    bound = server.add_insecure_port(f"{host}:{port}")
+    await server.start()
+    for name in (SERVICE_NAME, ""):
+        await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+    return server, bound
+
+
+async def serve(host: str, port: int) -> None:
+    """Serve until SIGINT/SIGTERM, then drain in-flight calls."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s rules %(levelname)s %(message)s")
+    server, bound = await start(host, port)
+    log.info("rules service listening on %s:%d", host, bound)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        await stop.wait()
+    finally:
+        await server.stop(grace=5)
+        log.info("rules service stopped")
+

@@ -1,0 +1,107 @@
+"""Conversions between the engine's objects and the protobuf messages of ``proto/maumau/v1``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from google.protobuf import json_format
+
+from maumau.v1 import actions_pb2, cards_pb2, events_pb2, state_pb2, views_pb2
+from services.rules.actions import Action, action_to_dict, parse_action
+from services.rules.cards import Family
+from services.rules.decider import ActionTaken, Event, RoundDealt, RoundEnded
+from services.rules.record import from_record, to_record
+from services.rules.state import State
+
+SCHEMA_VERSION = 1
+
+
+def option_to_pb(value: Any) -> state_pb2.OptionValue:
+    if isinstance(value, bool):
+        return state_pb2.OptionValue(flag=value)
+    if isinstance(value, int):
+        return state_pb2.OptionValue(number=value)
+    return state_pb2.OptionValue(word=str(value))
+
+
+def options_from_pb(options: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in options.items():
+        kind = value.WhichOneof("kind")
+        if kind is None:
+            raise ValueError(f"option {key!r} has no value")
+        out[key] = getattr(value, kind)
+    return out
+
+
+def state_to_pb(s: State) -> state_pb2.MatchState:
+    record = to_record(s)
+    options = record.pop("options")
+    msg = json_format.ParseDict(record, state_pb2.MatchState())
+    for key, value in options.items():
+        msg.options[key].CopyFrom(option_to_pb(value))
+    return msg
+
+
+def state_from_pb(msg: state_pb2.MatchState) -> State:
+    """Raises ``KeyError``/``ValueError`` when the message does not describe a consistent state."""
+    record = json_format.MessageToDict(msg, preserving_proto_field_name=True,
+                                       always_print_fields_with_no_presence=True)
+    record["options"] = options_from_pb(msg.options)
+    return from_record(record)
+
+
+def action_from_pb(msg: actions_pb2.Action, family: Family) -> Action:
+    """Raises ``BadRequest`` for a malformed action."""
+    raw: dict[str, Any] = {"seat": msg.seat, "do": msg.do}
+    if msg.card:
+        raw["card"] = msg.card
+    if msg.cards:
+        raw["cards"] = list(msg.cards)
+    if msg.choose:
+        raw["choose"] = msg.choose
+    if msg.announce:
+        raw["announce"] = msg.announce
+    if msg.HasField("target"):
+        raw["target"] = msg.target
+    return parse_action(raw, family)
+
+
+def action_to_pb(a: Action, family: Family) -> actions_pb2.Action:
+    return json_format.ParseDict(action_to_dict(a, family), actions_pb2.Action())
+
+
+def event_to_pb(e: Event, family: Family, table_id: str = "") -> events_pb2.Event:
+    env = events_pb2.Event(type=type(e).__name__, schema_version=SCHEMA_VERSION, table_id=table_id)
+    if isinstance(e, RoundDealt):
+        env.round_dealt.CopyFrom(events_pb2.RoundDealt(
+            round_no=e.round_no, dealer=e.dealer, first=e.first,
+            hands=[cards_pb2.Hand(cards=family.names(h)) for h in e.hands], starter=family.name(e.starter),
+            stock=family.names(e.stock), seed=e.seed or "", commitment=e.commitment))
+    elif isinstance(e, ActionTaken):
+        env.action_taken.CopyFrom(events_pb2.ActionTaken(
+            action=action_to_pb(e.action, family),
+            draws=[events_pb2.Draw(seat=seat, cards=family.names(cards)) for seat, cards in e.draws],
+            reshuffles=e.reshuffles))
+    elif isinstance(e, RoundEnded):
+        env.round_ended.CopyFrom(events_pb2.RoundEnded(
+            winner=e.winner, round_points=e.round_points, scores=e.scores, match_over=e.match_over,
+            match_winners=e.match_winners, seed=e.seed or ""))
+    return env
+
+
+def view_to_pb(v: dict[str, Any]) -> views_pb2.View:
+    msg = views_pb2.View()
+    for key, value in v.items():
+        if value is None:
+            continue
+        if key == "legal_actions":
+            msg.legal_actions.extend(json_format.ParseDict(a, actions_pb2.Action()) for a in value)
+        elif key == "revealed_hands":
+            msg.revealed_hands.extend(cards_pb2.Hand(cards=h) for h in value)
+        else:
+            if isinstance(value, list):
+                getattr(msg, key).extend(value)
+            else:
+                setattr(msg, key, value)
+    return msg
