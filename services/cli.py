@@ -9,7 +9,11 @@ import sys
 def _rules_script(args: argparse.Namespace) -> int:
     from services.rules.script import ScriptError, main
 
-    text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
+    if args.file == "-":
+        text = sys.stdin.read()
+    else:
+        with open(args.file, encoding="utf-8") as f:
+            text = f.read()
     try:
         lines = main(text)
     except ScriptError as e:
@@ -28,6 +32,12 @@ def _rules_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _up(args: argparse.Namespace) -> int:
+    from services.up import main
+
+    return main(args.data)
+
+
 def _bench_rules(args: argparse.Namespace) -> int:
     from services.rules.bench import run
 
@@ -38,6 +48,10 @@ def _bench_rules(args: argparse.Namespace) -> int:
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="maumau", description="Mau-Mau Online: services and tools")
     sub = p.add_subparsers(dest="command", required=True)
+
+    up = sub.add_parser("up", help="start the whole platform on embedded defaults")
+    up.add_argument("--data", default=".data", help="where the embedded services keep their data")
+    up.set_defaults(func=_up)
 
     rs = sub.add_parser("rules-script", help="play a conformance script through the rules engine")
     rs.add_argument("file", help='the script (JSON); "-" reads standard input')

@@ -21,7 +21,7 @@ from services.rules.rulesets import make_ruleset
 def run(ruleset: str, players: int, seconds: float, seed: int) -> str:
     rs = make_ruleset(ruleset, {})
     rng = random.Random(seed)
-    choice = rng.choice
+    uniform = rng.random
     games = actions = 0
     started = time.perf_counter()
     deadline = started + seconds
@@ -31,7 +31,8 @@ def run(ruleset: str, players: int, seconds: float, seed: int) -> str:
         d = deal(s, round_seed, "bench", 0)
         start_round(s, d.dealer, d.first, [list(h) for h in d.hands], d.starter, list(d.stock), round_seed)
         while not s.round_over:
-            apply(s, choice(list(legal_actions(s, s.turn))))
+            options = list(legal_actions(s, s.turn))
+            apply(s, options[int(uniform() * len(options))])
             actions += 1
         games += 1
     elapsed = time.perf_counter() - started

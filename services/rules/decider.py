@@ -21,10 +21,10 @@ from dataclasses import dataclass
 
 from services.rules.actions import Action
 from services.rules.engine import apply, check, legal_actions, start_round
-from services.rules.shuffle import choice_index, commitment, shuffled
+from services.rules.shuffle import choice_index, commitment, shuffled, verify_commitment
 from services.rules.state import State
 
-__all__ = ["RoundDealt", "ActionTaken", "RoundEnded", "Event", "decide", "evolve", "deal", "legal_actions"]
+__all__ = ["ActionTaken", "Event", "RoundDealt", "RoundEnded", "deal", "decide", "evolve", "legal_actions"]
 
 
 @dataclass(frozen=True)
@@ -113,3 +113,10 @@ def deal(s: State, seed: str, table_id: str, round_no: int, dealer: int | None =
     deck.reverse()
     return RoundDealt(round_no, dealer, first, tuple(tuple(h) for h in hands), starter, tuple(deck), seed,
                       commitment(table_id, round_no, seed))
+
+
+def verify_deal(before: State, dealt: RoundDealt, table_id: str, revealed_seed: str) -> bool:
+    """Whether a revealed seed matches the deal's commitment and recomputes exactly the recorded deal."""
+    if not verify_commitment(table_id, dealt.round_no, revealed_seed, dealt.commitment):
+        return False
+    return deal(before, revealed_seed, table_id, dealt.round_no, dealt.dealer) == dealt

@@ -14,7 +14,7 @@ accepts (announcements and suit choices spelled the one canonical way).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from services.rules.actions import (
@@ -39,7 +39,7 @@ from services.rules.rulesets import AUTOMATIC, CHALLENGE_MODE, NEXT_PLAYER, Rule
 from services.rules.state import BOUNCE, BURNED, DRAWN, NORMAL, WILD4, State
 from services.rules.state import CHOOSE as CHOOSING
 
-__all__ = ["State", "new_match", "start_round", "check", "apply", "legal_actions", "action_to_dict", "FRENCH"]
+__all__ = ["FRENCH", "State", "action_to_dict", "apply", "check", "legal_actions", "new_match", "start_round"]
 
 
 def new_match(ruleset: str | Ruleset, seats: int, options: dict[str, Any] | None = None,
@@ -50,8 +50,8 @@ def new_match(ruleset: str | Ruleset, seats: int, options: dict[str, Any] | None
     return State(rs, seats, scores, rounds_played)
 
 
-def start_round(s: State, dealer: int, first: int, hands: list[list[str]] | list[list[int]],
-                starter: str | int, stock: list[str] | list[int], seed: str | None = None) -> None:
+def start_round(s: State, dealer: int, first: int, hands: Sequence[Sequence[str | int]],
+                starter: str | int, stock: Sequence[str | int], seed: str | None = None) -> None:
     """Lay a deal out (stock listed from its top) and apply the starter; starts a new match when the last one ended.
 
     In a tie-break round only the tied seats play; the others are dealt nothing.
@@ -65,7 +65,7 @@ def start_round(s: State, dealer: int, first: int, hands: list[list[str]] | list
         s.tiebreak = []
     fam = rs.family
 
-    def cards(xs: list[str] | list[int]) -> list[int]:
+    def cards(xs: Sequence[str | int]) -> list[int]:
         return [x if isinstance(x, int) else fam.parse(x) for x in xs]
 
     s.reset_round()
@@ -94,7 +94,7 @@ def start_round(s: State, dealer: int, first: int, hands: list[list[str]] | list
 def _playable(s: State, seat: int) -> list[int]:
     """The distinct cards the seat on turn may play in its current phase."""
     phase = s.phase
-    if phase == NORMAL or phase == BURNED:
+    if phase in (NORMAL, BURNED):
         return s.rs.playable_cards(s, set(s.hands[seat]))
     if phase == DRAWN:
         if s.rs.after_draw_any:
@@ -352,7 +352,7 @@ def _stuck_has_play(s: State, seat: int) -> bool:
 
 def _pass(s: State, seat: int) -> None:
     phase = s.phase
-    if phase == BOUNCE or phase == BURNED:
+    if phase in (BOUNCE, BURNED):
         s.stuck = 0
         _end_turn(s, s.next_seat(seat), NORMAL)
         return
@@ -449,7 +449,7 @@ def _finish(s: State, winner: int, blocked: bool = False) -> None:
     s.phase = NORMAL
     pts = rs.score_round(s, winner, blocked)
     s.round_points = pts
-    s.scores = [a + b for a, b in zip(s.scores, pts)]
+    s.scores = [a + b for a, b in zip(s.scores, pts, strict=True)]
     s.rounds_played += 1
     rs.end_match(s, winner)
 
@@ -468,15 +468,17 @@ def legal_actions(s: State, seat: int) -> Iterator[Action]:
     hand = s.hands[seat]
     n_hand = len(hand)
     mode = rs.announce_mode
-    if s.mau_offender >= 0 and seat != s.mau_offender:
-        if (mode == CHALLENGE_MODE) or (mode == NEXT_PLAYER and seat == s.mau_guard):
-            yield Action(CHALLENGE, seat, target=s.mau_offender)
+    if s.mau_offender >= 0 and seat != s.mau_offender and (
+        mode == CHALLENGE_MODE or (mode == NEXT_PLAYER and seat == s.mau_guard)
+    ):
+        yield Action(CHALLENGE, seat, target=s.mau_offender)
     top = s.discard[-1]
-    if rs.has_burns and seat != s.turn and top in hand:
-        if (s.quick_from >= 0 and seat != s.quick_from) or (s.opening and _burnable(s, top)):
-            kind = QUICK if s.quick_from >= 0 else BURN
-            for call in _burn_calls(s, top, n_hand):
-                yield Action(kind, seat, top, announce=call)
+    if rs.has_burns and seat != s.turn and top in hand and (
+        (s.quick_from >= 0 and seat != s.quick_from) or (s.opening and _burnable(s, top))
+    ):
+        kind = QUICK if s.quick_from >= 0 else BURN
+        for call in _burn_calls(s, top, n_hand):
+            yield Action(kind, seat, top, announce=call)
     if seat != s.turn:
         return
     phase = s.phase
@@ -510,7 +512,7 @@ def legal_actions(s: State, seat: int) -> Iterator[Action]:
         if rs.has_burns and top in hand and _burnable(s, top):
             for call in _burn_calls(s, top, n_hand):
                 yield Action(BURN, seat, top, announce=call)
-    if rs.has_burns and (phase == NORMAL or phase == DRAWN):
+    if rs.has_burns and phase in (NORMAL, DRAWN):
         for card in rs.playable_cards(s, set(hand)):
             if not rs.special(card) and hand.count(card) >= 2:
                 required = required_call(s, seat, card, n_hand, n_hand - 2)

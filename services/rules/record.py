@@ -57,6 +57,6 @@ def from_record(r: dict[str, Any]) -> State:
         setattr(s, k, bool(r[k]))
     for k in _INT_LISTS:
         setattr(s, k, [int(x) for x in r.get(k, ())])
-    if len(s.hands) != s.n or len(s.active) != s.n or len(s.scores) != s.n or not s.discard and not s.round_over:
+    if len(s.hands) != s.n or len(s.active) != s.n or len(s.scores) != s.n or (not s.discard and not s.round_over):
         raise ValueError("the state's seats, hands and scores do not agree")
     return s

@@ -14,8 +14,9 @@ same everywhere is in ``engine``.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, ClassVar
 
+from services.rules.actions import takes_choice
 from services.rules.cards import (
     COLORS,
     FRENCH,
@@ -35,7 +36,6 @@ from services.rules.cards import (
     colors_deck,
     french_deck,
 )
-from services.rules.actions import takes_choice
 from services.rules.state import BOUNCE, CHOOSE, NINE, NORMAL, PLUS2, SEVEN, WILD4, State
 
 
@@ -71,8 +71,8 @@ class Ruleset:
     has_burns = False  # candeias: burns, doubles and quick actions
     teams = False
     scoring = True  # False: each round is a match of its own, no points
-    extra_options: dict[str, tuple[Any, ...] | None] = {}
-    defaults: dict[str, Any] = {}
+    extra_options: ClassVar[dict[str, tuple[Any, ...] | None]] = {}
+    defaults: ClassVar[dict[str, Any]] = {}
 
     def __init__(self, options: dict[str, Any]):
         allowed = {**_PLATFORM_OPTIONS, **self.extra_options}
@@ -226,7 +226,7 @@ class Classic32(French):
 
     name = "classic32"
     low_rank = R7
-    defaults = {"jack_on_jack": False}
+    defaults: ClassVar[dict[str, Any]] = {"jack_on_jack": False}
 
     def card_points(self, card: int) -> int:
         r = card & 15
@@ -254,8 +254,8 @@ class Classic52(French):
     max_seats = 10
     announce_mode = CHALLENGE_MODE
     draw_anytime = False
-    defaults = {"mau_mau_call": "always"}
-    extra_options = {
+    defaults: ClassVar[dict[str, Any]] = {"mau_mau_call": "always"}
+    extra_options: ClassVar[dict[str, tuple[Any, ...] | None]] = {
         "deck": (52, 32),
         "ace": ("none", "draw_one", "skip_all"),
         "seven_chain_limit": None,
@@ -355,7 +355,7 @@ class Candeias(French):
             s.follow = card >> 4
             s.direction = -s.direction
             return (seat if s.players() == 2 else s.next_seat(seat)), NORMAL
-        if r == R8 or r == RK:
+        if r in (R8, RK):
             s.follow = card >> 4
             s.draw(s.previous_seat(seat), 2 if r == R8 else 1)
             return s.next_seat(seat), NORMAL
@@ -365,7 +365,7 @@ class Candeias(French):
         r = card & 15
         if r == RJ:
             s.double_points = True
-        elif r == R8 or r == RK:
+        elif r in (R8, RK):
             s.draw(s.previous_seat(seat), 2 if r == R8 else 1)
         elif r == R7:
             s.follow = card >> 4
@@ -394,7 +394,7 @@ class Colors108(Ruleset):
     max_seats = 10
     default_hand = 7
     announce_mode = NEXT_PLAYER
-    extra_options = {"quick": (True, False), "teams": (True, False)}
+    extra_options: ClassVar[dict[str, tuple[Any, ...] | None]] = {"quick": (True, False), "teams": (True, False)}
 
     def configure(self, opts: dict[str, Any]) -> None:
         self.scoring = not opts.get("quick", False)

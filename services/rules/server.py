@@ -18,7 +18,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from maumau.v1 import rules_pb2, rules_pb2_grpc, state_pb2, views_pb2
-from services.rules.decider import deal, decide, evolve
+from services.rules.decider import Event, deal, decide, evolve
 from services.rules.engine import legal_actions, new_match
 from services.rules.errors import RuleError
 from services.rules.state import State
@@ -56,7 +56,13 @@ def _state(msg: state_pb2.MatchState) -> State:
     return _guard("inconsistent state", lambda: state_from_pb(msg))
 
 
-class RulesService(rules_pb2_grpc.RulesServicer):
+def _fold(s: State, events: tuple[Event, ...]) -> State:
+    for e in events:
+        s = evolve(s, e)
+    return s
+
+
+class RulesService(rules_pb2_grpc.RulesServicer):  # type: ignore[misc]  # generated, untyped
     async def NewMatch(self, request: rules_pb2.NewMatchRequest,
                        context: grpc.aio.ServicerContext) -> state_pb2.MatchState:
         try:
@@ -90,9 +96,7 @@ class RulesService(rules_pb2_grpc.RulesServicer):
                 events = _guard("cannot decide", lambda: decide(s, action))
             except RuleError as e:
                 return rules_pb2.DecideReply(rejection=rules_pb2.Rejection(code=e.code, message=str(e)))
-            after = s
-            for e in events:
-                after = _guard("cannot evolve", lambda e=e: evolve(after, e))  # type: ignore[misc]
+            after = _guard("cannot evolve", lambda: _fold(s, events))
         except InvalidRequest as e:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(e))
         fam = s.rs.family

@@ -17,41 +17,52 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Iterator
+import struct
 from typing import TypeVar
 
 T = TypeVar("T")
 
 
-def _words(seed: str, label: str) -> Iterator[int]:
-    base = bytes.fromhex(seed) + b"|" + label.encode() + b"|"
-    counter = 0
-    while True:
-        digest = hashlib.sha256(base + counter.to_bytes(8, "big")).digest()
-        for i in range(0, 32, 4):
-            yield int.from_bytes(digest[i : i + 4], "big")
-        counter += 1
+class _Stream:
+    """The seed's numbers under one label: SHA-256 blocks read as big-endian 32-bit words."""
+
+    __slots__ = ("at", "base", "block", "pool")
+
+    def __init__(self, seed: str, label: str):
+        self.base = bytes.fromhex(seed) + b"|" + label.encode() + b"|"
+        self.block = 0
+        self.pool: tuple[int, ...] = ()
+        self.at = 0
+
+    def below(self, n: int) -> int:
+        """The next number below ``n``, by rejection (unbiased)."""
+        limit = (1 << 32) - (1 << 32) % n
+        while True:
+            if self.at == len(self.pool):
+                digest = hashlib.sha256(self.base + self.block.to_bytes(8, "big")).digest()
+                self.pool = _WORDS.unpack(digest)
+                self.block += 1
+                self.at = 0
+            w = self.pool[self.at]
+            self.at += 1
+            if w < limit:
+                return w % n
 
 
-def _below(words: Iterator[int], n: int) -> int:
-    limit = (1 << 32) - (1 << 32) % n
-    while True:
-        w = next(words)
-        if w < limit:
-            return w % n
+_WORDS = struct.Struct(">8I")
 
 
 def choice_index(n: int, seed: str, label: str) -> int:
     """A number in ``range(n)`` drawn from the seed under ``label``."""
-    return _below(_words(seed, label), n)
+    return _Stream(seed, label).below(n)
 
 
 def shuffled(items: list[T], seed: str, label: str) -> list[T]:
-    """A new list: ``items`` in the order the seed gives under ``label``."""
+    """A new list: ``items`` in the order the seed gives under ``label`` (Fisher–Yates, last position first)."""
     out = list(items)
-    words = _words(seed, label)
+    below = _Stream(seed, label).below
     for i in range(len(out) - 1, 0, -1):
-        j = _below(words, i + 1)
+        j = below(i + 1)
         out[i], out[j] = out[j], out[i]
     return out
 

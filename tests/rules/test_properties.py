@@ -68,7 +68,7 @@ def _random_request(s: State, rng: random.Random) -> dict[str, Any]:
         raw["card"] = card
     if kind == "double":
         raw["cards"] = [card, card]
-    if kind in ("play", "choose") and rng.random() < 0.7 or rng.random() < 0.05:
+    if (kind in ("play", "choose") and rng.random() < 0.7) or rng.random() < 0.05:
         raw["choose"] = fam.suits[rng.randrange(4)]
     if rng.random() < 0.5:
         raw["announce"] = rng.choice(ANNOUNCEMENTS)

@@ -1,0 +1,122 @@
+"""``maumau up``: the whole platform on one machine, every service its own process.
+
+Each child's output is prefixed with its name; the platform's addresses are printed and
+written to ``.data/run.json`` once every service answers; Ctrl-C (or SIGTERM) stops them
+all, last started first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import socket
+import sys
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+COLOURS = ("\033[36m", "\033[35m", "\033[33m", "\033[32m", "\033[34m", "\033[31m")
+RESET = "\033[0m"
+
+
+def free_port() -> int:
+    """A port nobody listens on right now (never assume 4222 or 50051 are free)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def grpc_ready(addr: str) -> bool:
+    try:
+        async with grpc.aio.insecure_channel(addr) as channel:
+            reply = await health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=1)
+            return bool(reply.status == health_pb2.HealthCheckResponse.SERVING)
+    except grpc.aio.AioRpcError:
+        return False
+
+
+@dataclass
+class Child:
+    name: str
+    argv: list[str]
+    ready: Callable[[], Awaitable[bool]]
+    env: dict[str, str] = field(default_factory=dict)
+    proc: asyncio.subprocess.Process | None = None
+
+
+async def _pump(child: Child, colour: str) -> None:
+    assert child.proc is not None and child.proc.stdout is not None
+    tag = f"{colour}{child.name:>6} |{RESET} " if sys.stdout.isatty() else f"{child.name:>6} | "
+    async for line in child.proc.stdout:
+        sys.stdout.write(tag + line.decode(errors="replace"))
+        sys.stdout.flush()
+
+
+async def _wait_ready(child: Child, seconds: float = 30) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while not await child.ready():
+        if child.proc is not None and child.proc.returncode is not None:
+            raise RuntimeError(f"{child.name} exited with {child.proc.returncode} before it was ready")
+        if loop.time() > deadline:
+            raise RuntimeError(f"{child.name} was not ready within {seconds:.0f} s")
+        await asyncio.sleep(0.1)
+
+
+async def run(data_dir: Path) -> int:
+    data_dir.mkdir(parents=True, exist_ok=True)
+    rules_addr = f"127.0.0.1:{free_port()}"
+    children = [
+        Child("rules", [sys.executable, "-m", "services.cli", "rules", "serve", "--port", rules_addr.split(":")[1]],
+              lambda: grpc_ready(rules_addr)),
+    ]
+    addresses = {"rules_addr": rules_addr}
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    pumps = []
+    try:
+        for i, child in enumerate(children):
+            child.proc = await asyncio.create_subprocess_exec(
+                *child.argv, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+                env={**os.environ, **child.env, "PYTHONUNBUFFERED": "1"})
+            pumps.append(asyncio.create_task(_pump(child, COLOURS[i % len(COLOURS)])))
+            await _wait_ready(child)
+        (data_dir / "run.json").write_text(json.dumps(addresses, indent=2) + "\n")
+        print("Mau-Mau Online is up. Running so far: the rules service (the table service, the gateway and")
+        print("the web client join it as they are built). Addresses (also in .data/run.json):")
+        for key, value in addresses.items():
+            print(f"  {key}: {value}")
+        print("Ctrl-C stops everything.")
+        sys.stdout.flush()
+        exited = [asyncio.create_task(c.proc.wait()) for c in children if c.proc is not None]
+        stopping = asyncio.create_task(stop.wait())
+        await asyncio.wait([stopping, *exited], return_when=asyncio.FIRST_COMPLETED)
+        return 0 if stop.is_set() else 1
+    finally:
+        for child in reversed(children):
+            if child.proc is not None and child.proc.returncode is None:
+                child.proc.terminate()
+                try:
+                    await asyncio.wait_for(child.proc.wait(), 10)
+                except TimeoutError:
+                    child.proc.kill()
+                    await child.proc.wait()
+        for pump in pumps:
+            pump.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await pump
+        with contextlib.suppress(FileNotFoundError):
+            (data_dir / "run.json").unlink()
+        print("Mau-Mau Online stopped.")
+
+
+def main(data_dir: str) -> int:
+    return asyncio.run(run(Path(data_dir)))
