@@ -268,6 +268,9 @@ def _play(s: State, seat: int, card: int, choose: int, announce: str | None) -> 
     ok = _announced(s, required, announce)
     if after == 0 and ok:
         s.follow = choose if choose >= 0 else (card >> 4 if card >> 4 != WILD else s.follow)
+        if s.finisher >= 0 and not s.hands[s.finisher]:  # someone went out before: the first one out wins
+            _finish(s, s.finisher)
+            return
         nxt = rs.go_out(s, seat, card, choose)
         if nxt < 0:
             _finish(s, seat)
