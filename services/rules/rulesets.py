@@ -71,6 +71,8 @@ class Ruleset:
     has_burns = False  # candeias: burns, doubles and quick actions
     teams = False
     scoring = True  # False: each round is a match of its own, no points
+    lowest_wins = False
+    late_join_rounds = 0  # newcomers may join between rounds while fewer rounds than this were played
     extra_options: ClassVar[dict[str, tuple[Any, ...] | None]] = {}
     defaults: ClassVar[dict[str, Any]] = {}
 
@@ -168,10 +170,19 @@ class Ruleset:
         """Decide, after a round's points are added, whether the match is over and who won."""
         raise NotImplementedError
 
+    def leaders(self, scores: list[int], seats: list[int]) -> list[int]:
+        """Who leads among ``seats`` (the winners of a match ended early)."""
+        return _lowest(scores, seats) if self.lowest_wins else _highest_among(scores, seats)
+
 
 def _highest(scores: list[int]) -> list[int]:
     best = max(scores)
     return [i for i, v in enumerate(scores) if v == best]
+
+
+def _highest_among(scores: list[int], seats: list[int]) -> list[int]:
+    best = max(scores[i] for i in seats)
+    return [i for i in seats if scores[i] == best]
 
 
 def _lowest(scores: list[int], seats: list[int]) -> list[int]:
@@ -254,6 +265,7 @@ class Classic52(French):
     max_seats = 10
     announce_mode = CHALLENGE_MODE
     draw_anytime = False
+    lowest_wins = True
     defaults: ClassVar[dict[str, Any]] = {"mau_mau_call": "always"}
     extra_options: ClassVar[dict[str, tuple[Any, ...] | None]] = {
         "deck": (52, 32),
@@ -322,6 +334,8 @@ class Candeias(French):
     default_hand = 6
     after_draw_any = True
     has_burns = True
+    lowest_wins = True
+    late_join_rounds = 2
     rounds = 5
     _special_ranks = frozenset((RA, R7, R8, RJ, RQ, RK))
 

@@ -1,0 +1,1 @@
+"""What every service needs to run: settings from the environment, NATS, signals, health."""

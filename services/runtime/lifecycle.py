@@ -1,0 +1,78 @@
+"""Run a service until SIGINT/SIGTERM, with a NATS connection and an optional health endpoint."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from collections.abc import Awaitable, Callable
+
+import nats
+from aiohttp import web
+from nats.aio.client import Client as NATS
+
+
+def setup_logging(name: str) -> None:
+    logging.basicConfig(level=logging.INFO, format=f"%(asctime)s {name} %(levelname)s %(name)s: %(message)s")
+
+
+async def connect(url: str, name: str) -> NATS:
+    """A NATS connection that keeps reconnecting (the server may restart under us)."""
+    log = logging.getLogger(f"maumau.{name}.nats")
+
+    async def error(e: Exception) -> None:
+        log.warning("nats: %s", e or type(e).__name__)
+
+    async def disconnected() -> None:
+        log.info("nats: disconnected")
+
+    async def reconnected() -> None:
+        log.info("nats: reconnected")
+
+    return await nats.connect(url, name=name, max_reconnect_attempts=-1, reconnect_time_wait=0.5,
+                              error_cb=error, disconnected_cb=disconnected, reconnected_cb=reconnected)
+
+
+async def _health(port: int, ready: Callable[[], bool]) -> web.AppRunner | None:
+    if not port:
+        return None
+
+    async def healthz(_: web.Request) -> web.Response:
+        return web.json_response({"ok": True})
+
+    async def readyz(_: web.Request) -> web.Response:
+        return web.json_response({"ready": ready()}, status=200 if ready() else 503)
+
+    app = web.Application()
+    app.router.add_get("/healthz", healthz)
+    app.router.add_get("/readyz", readyz)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    await web.TCPSite(runner, "0.0.0.0", port).start()  # probes come from outside the pod
+    return runner
+
+
+async def run_until_stopped(work: Awaitable[None], nc: NATS, health_port: int = 0) -> None:
+    """Run ``work`` until a signal (or until it ends), then close NATS and stop the health endpoint."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    task = asyncio.ensure_future(work)
+    runner = await _health(health_port, lambda: nc.is_connected)
+    try:
+        stopping = asyncio.create_task(stop.wait())
+        await asyncio.wait([task, stopping], return_when=asyncio.FIRST_COMPLETED)
+        stopping.cancel()
+        if task.done():
+            task.result()
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        if runner is not None:
+            await runner.cleanup()
+        if not nc.is_closed:
+            await nc.flush()
+            await nc.close()  # the work has finished its in-flight messages; draining would wait on its inboxes

@@ -1,0 +1,313 @@
+"""A table's life around its match, as a decider over protobuf events.
+
+``decide`` turns one command into the events it causes (asking the rules service, through
+the ``Rules`` port, for everything about the game itself) or raises ``Refused``;
+``evolve`` folds one event into the table. The table is owned by whoever folds it.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from maumau.v1 import actions_pb2, events_pb2, table_pb2
+from services.rules.decider import ActionTaken, RoundDealt
+from services.rules.decider import evolve as evolve_match
+from services.rules.engine import add_player, may_join_late, new_match, winners_without
+from services.rules.rulesets import OptionError, make_ruleset
+from services.rules.state import State
+from services.rules.wire import SCHEMA_VERSION, action_from_pb, options_from_pb
+
+BOT_NAMES = {"classic32": (("Carmen", "strong"), ("Tito", "medium"), ("Luna", "weak"))}
+BOT_BY_LEVEL = (("Robô Ás", "strong"), ("Robô Valete", "medium"), ("Robô Sete", "weak"))
+RECENT_COMMANDS = 512  # command ids remembered per table, for re-sent commands
+
+
+class Refused(Exception):
+    """A command the table refuses; it appends nothing."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass
+class Player:
+    identity: str
+    name: str
+    bot: bool = False
+    level: str = ""
+
+
+@dataclass
+class Table:
+    table_id: str
+    ruleset: str = ""
+    options: dict[str, Any] = field(default_factory=dict)
+    capacity: int = 0
+    invitation: str = ""
+    creator: str = ""
+    players: list[Player] = field(default_factory=list)
+    status: str = "none"  # none, lobby, playing, over (match played out), ended (gave up, absence, expiry)
+    match: State | None = None
+    match_no: int = 0
+    round_no: int = 0  # deals so far at this table: the next deal's number
+    last_move: float = 0.0
+    rematch: set[int] = field(default_factory=set)
+    end_reason: str = ""
+    winners: list[int] = field(default_factory=list)
+    seq: int = 0
+    commands: OrderedDict[str, int] = field(default_factory=OrderedDict)
+
+    def seat_of(self, identity: str) -> int:
+        return next((i for i, p in enumerate(self.players) if p.identity == identity), -1)
+
+
+class Rules(Protocol):
+    """What the table asks of the rules service."""
+
+    async def decide(self, state: State, action: actions_pb2.Action) -> list[events_pb2.Event]:
+        """The events of an accepted action; raises ``Refused`` with the rules' code otherwise."""
+        ...
+
+    async def new_round(self, state: State, seed: str, table_id: str, round_no: int) -> events_pb2.Event:
+        ...
+
+
+@dataclass
+class Context:
+    rules: Rules
+    now: float
+    new_token: Any  # () -> str: an invitation token
+    new_seed: Any  # () -> str: 64 hex digits
+    absence_seconds: float = 48 * 3600
+    expiry_seconds: float = 7 * 24 * 3600
+
+
+def _stamp(ev: events_pb2.Event, cmd: table_pb2.TableCommand, now: float) -> events_pb2.Event:
+    """Fill the envelope: the table, the command that caused the event, when, and who."""
+    ev.schema_version = SCHEMA_VERSION
+    ev.table_id, ev.command_id, ev.actor = cmd.table_id, cmd.command_id, cmd.actor
+    ev.time.FromNanoseconds(int(now * 1e9))
+    return ev
+
+
+def envelope(cmd: table_pb2.TableCommand, now: float, **body: Any) -> events_pb2.Event:
+    """A table event in its envelope, e.g. ``envelope(cmd, now, player_left=PlayerLeft(seat=1))``."""
+    ((name, message),) = body.items()
+    ev = events_pb2.Event(type=type(message).DESCRIPTOR.name)
+    getattr(ev, name).CopyFrom(message)
+    return _stamp(ev, cmd, now)
+
+
+def _player_pb(p: Player) -> table_pb2.Player:
+    return table_pb2.Player(identity=p.identity, name=p.name, bot=p.bot, level=p.level)
+
+
+async def decide(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[events_pb2.Event]:
+    """The events ``cmd`` causes at table ``t`` (the table is not changed)."""
+    kind = cmd.WhichOneof("command")
+    if kind is None:
+        raise Refused("bad_request", "the command names no action")
+    if kind == "create":
+        return _create(t, cmd, ctx)
+    if t.status == "none":
+        raise Refused("unknown_table", f"there is no table {cmd.table_id!r}")
+    if kind == "join":
+        return _join(t, cmd, ctx)
+    if kind == "expire":
+        if t.status == "ended":
+            raise Refused("table_closed", "the table has ended")
+        if ctx.now - t.last_move < ctx.expiry_seconds:
+            raise Refused("not_expired", "the table has moved recently")
+        return [envelope(cmd, ctx.now, match_ended=table_pb2.MatchEnded(reason="expired", by_seat=-1))]
+    seat = t.seat_of(cmd.actor)
+    if seat < 0:
+        raise Refused("not_seated", "only the players seated at this table may do that")
+    handler = _HANDLERS.get(kind)
+    if handler is None:
+        raise Refused("bad_request", f"unknown command {kind!r}")
+    return await handler(t, cmd, ctx, seat)
+
+
+def _create(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[events_pb2.Event]:
+    if t.status != "none":
+        raise Refused("table_exists", f"table {cmd.table_id!r} exists already")
+    c = cmd.create
+    try:
+        options = options_from_pb(c.options)
+        new_match(make_ruleset(c.ruleset, options), c.seats)
+    except (OptionError, ValueError) as e:
+        raise Refused("bad_options", str(e)) from None
+    creator = table_pb2.Player(identity=cmd.actor, name=cmd.actor_name or "Jogador 1")
+    created = table_pb2.TableCreated(ruleset=c.ruleset, options=c.options, seats=c.seats, creator=creator,
+                                     invitation=ctx.new_token())
+    return [envelope(cmd, ctx.now, table_created=created)]
+
+
+def _join(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[events_pb2.Event]:
+    if cmd.join.invitation != t.invitation:
+        raise Refused("bad_invitation", "this invitation is not for this table")
+    if t.seat_of(cmd.actor) >= 0 or len(t.players) >= t.capacity:
+        return []  # seated already, or full: watching
+    player = table_pb2.Player(identity=cmd.actor, name=cmd.actor_name or f"Jogador {len(t.players) + 1}")
+    if t.status == "lobby":
+        return [envelope(cmd, ctx.now, player_joined=table_pb2.PlayerJoined(player=player, seat=len(t.players)))]
+    if t.status == "playing" and t.match is not None and may_join_late(t.match):
+        joined = table_pb2.PlayerJoined(player=player, seat=len(t.players), late=True)
+        return [envelope(cmd, ctx.now, player_joined=joined)]
+    return []  # the match is under way: watching
+
+
+async def _leave(t: Table, cmd: table_pb2.TableCommand, ctx: Context, seat: int) -> list[events_pb2.Event]:
+    if t.status != "lobby":
+        raise Refused("match_started", "after the start, leaving is giving up")
+    if cmd.actor == t.creator:
+        raise Refused("creator_stays", "the table's creator cannot leave its lobby")
+    return [envelope(cmd, ctx.now, player_left=table_pb2.PlayerLeft(seat=seat))]
+
+
+async def _fill_bots(t: Table, cmd: table_pb2.TableCommand, ctx: Context, seat: int) -> list[events_pb2.Event]:
+    if t.status != "lobby":
+        raise Refused("match_started", "bots take seats before the start")
+    if cmd.actor != t.creator:
+        raise Refused("not_creator", "only the table's creator seats bots")
+    taken = {p.name for p in t.players}
+    names = [nl for nl in BOT_NAMES.get(t.ruleset, BOT_BY_LEVEL) if nl[0] not in taken]
+    if cmd.fill_bots.level:
+        names = [(n, cmd.fill_bots.level) for n, _ in names]
+    events = []
+    for k in range(t.capacity - len(t.players)):
+        name, level = names[k % len(names)] if names else (f"Robô {k + 1}", "medium")
+        if k >= len(names) and names:
+            name = f"{name} {k // len(names) + 1}"
+        bot = table_pb2.Player(identity=f"bot:{t.table_id}:{len(t.players) + k}", name=name, bot=True, level=level)
+        events.append(envelope(cmd, ctx.now, player_joined=table_pb2.PlayerJoined(player=bot,
+                                                                                   seat=len(t.players) + k)))
+    if not events:
+        raise Refused("table_full", "every seat is taken")
+    return events
+
+
+async def _deal(t: Table, cmd: table_pb2.TableCommand, ctx: Context, state: State) -> events_pb2.Event:
+    dealt = await ctx.rules.new_round(state, ctx.new_seed(), t.table_id, t.round_no)
+    return _stamp(dealt, cmd, ctx.now)
+
+
+async def _start_match(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[events_pb2.Event]:
+    rs = make_ruleset(t.ruleset, t.options)
+    if len(t.players) < rs.min_seats:
+        raise Refused("not_enough_players", f"{t.ruleset} needs at least {rs.min_seats} players")
+    started = envelope(cmd, ctx.now, match_started=table_pb2.MatchStarted(match_no=t.match_no + 1))
+    fresh = new_match(rs, len(t.players))
+    return [started, await _deal(t, cmd, ctx, fresh)]
+
+
+async def _start(t: Table, cmd: table_pb2.TableCommand, ctx: Context, seat: int) -> list[events_pb2.Event]:
+    if t.status != "lobby":
+        raise Refused("match_started", "the match has started")
+    if cmd.actor != t.creator:
+        raise Refused("not_creator", "only the table's creator starts the match")
+    return await _start_match(t, cmd, ctx)
+
+
+def _playing(t: Table) -> State:
+    if t.status != "playing" or t.match is None:
+        raise Refused("not_playing", "no match is being played at this table")
+    return t.match
+
+
+async def _act(t: Table, cmd: table_pb2.TableCommand, ctx: Context, seat: int) -> list[events_pb2.Event]:
+    match = _playing(t)
+    if cmd.act.seat != seat:
+        raise Refused("wrong_seat", "a player acts only for their own seat")
+    events = await ctx.rules.decide(match, cmd.act)
+    return [_stamp(e, cmd, ctx.now) for e in events]
+
+
+async def _next_round(t: Table, cmd: table_pb2.TableCommand, ctx: Context, seat: int) -> list[events_pb2.Event]:
+    match = _playing(t)
+    if not match.round_over:
+        raise Refused("round_in_play", "the round is still being played")
+    return [await _deal(t, cmd, ctx, match)]
+
+
+async def _give_up(t: Table, cmd: table_pb2.TableCommand, ctx: Context, seat: int) -> list[events_pb2.Event]:
+    match = _playing(t)
+    ended = table_pb2.MatchEnded(reason="gave_up", by_seat=seat, winners=winners_without(match, seat))
+    return [envelope(cmd, ctx.now, match_ended=ended)]
+
+
+async def _claim_absence(t: Table, cmd: table_pb2.TableCommand, ctx: Context,
+                         seat: int) -> list[events_pb2.Event]:
+    match = _playing(t)
+    if match.round_over or match.turn == seat:
+        raise Refused("not_absent", "nobody is keeping the table waiting")
+    if ctx.now - t.last_move < ctx.absence_seconds:
+        raise Refused("not_absent", "the player on turn has not been away long enough")
+    absent = match.turn
+    ended = table_pb2.MatchEnded(reason="absence", by_seat=absent, winners=winners_without(match, absent))
+    return [envelope(cmd, ctx.now, match_ended=ended)]
+
+
+async def _rematch(t: Table, cmd: table_pb2.TableCommand, ctx: Context, seat: int) -> list[events_pb2.Event]:
+    if t.status != "over":
+        raise Refused("no_rematch", "a rematch follows a match played to its end")
+    vote = envelope(cmd, ctx.now, rematch_voted=table_pb2.RematchVoted(seat=seat, accept=cmd.rematch.accept))
+    humans = {i for i, p in enumerate(t.players) if not p.bot}
+    accepted = (t.rematch | {seat}) if cmd.rematch.accept else (t.rematch - {seat})
+    if cmd.rematch.accept and humans <= accepted:
+        return [vote, *await _start_match(t, cmd, ctx)]
+    return [vote]
+
+
+_HANDLERS = {
+    "leave": _leave, "fill_bots": _fill_bots, "start": _start, "act": _act, "next_round": _next_round,
+    "give_up": _give_up, "claim_absence": _claim_absence, "rematch": _rematch,
+}
+
+
+def evolve(t: Table, seq: int, ev: events_pb2.Event) -> None:
+    """Fold one event (stored at stream sequence ``seq``) into ``t``."""
+    body = ev.WhichOneof("body")
+    if body == "table_created":
+        c = ev.table_created
+        t.ruleset, t.options, t.capacity = c.ruleset, options_from_pb(c.options), c.seats
+        t.invitation, t.creator = c.invitation, c.creator.identity
+        t.players = [Player(c.creator.identity, c.creator.name)]
+        t.status = "lobby"
+    elif body == "player_joined":
+        p = ev.player_joined.player
+        t.players.append(Player(p.identity, p.name, p.bot, p.level))
+        if ev.player_joined.late and t.match is not None:
+            t.match = t.match.copy()
+            add_player(t.match)
+    elif body == "player_left":
+        del t.players[ev.player_left.seat]
+    elif body == "match_started":
+        t.match = new_match(make_ruleset(t.ruleset, t.options), len(t.players))
+        t.match_no = ev.match_started.match_no
+        t.status, t.end_reason, t.winners, t.rematch = "playing", "", [], set()
+    elif body == "round_dealt" and t.match is not None:
+        t.match = evolve_match(t.match, _dealt(t.match, ev.round_dealt))
+        t.round_no += 1
+    elif body == "action_taken" and t.match is not None:
+        t.match = evolve_match(t.match, ActionTaken(action_from_pb(ev.action_taken.action, t.match.rs.family)))
+        if t.match.match_over:
+            t.status, t.winners = "over", list(t.match.match_winners)
+    elif body == "match_ended":
+        t.status, t.end_reason, t.winners = "ended", ev.match_ended.reason, list(ev.match_ended.winners)
+    elif body == "rematch_voted":
+        (t.rematch.add if ev.rematch_voted.accept else t.rematch.discard)(ev.rematch_voted.seat)
+    t.last_move = ev.time.ToNanoseconds() / 1e9
+    t.seq = seq
+    t.commands[ev.command_id] = seq
+    if len(t.commands) > RECENT_COMMANDS:
+        t.commands.popitem(last=False)
+
+
+def _dealt(match: State, d: events_pb2.RoundDealt) -> RoundDealt:
+    fam = match.rs.family
+    return RoundDealt(d.round_no, d.dealer, d.first, tuple(tuple(fam.parse(c) for c in h.cards) for h in d.hands),
+                      fam.parse(d.starter), tuple(fam.parse(c) for c in d.stock), d.seed or None, d.commitment)

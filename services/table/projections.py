@@ -1,0 +1,135 @@
+"""SQL projections of the tables' streams (SQLAlchemy 2, async): directory, results, invitations.
+
+Every write happens in the transaction that moves the projection's position to the
+event's stream sequence, and an event at or below the position is skipped: replaying or
+redelivering the stream changes nothing. The schema is made by the Alembic migrations in
+``services/table/migrations``; ``metadata`` here mirrors their head.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import JSON, BigInteger, Column, DateTime, Integer, MetaData, String, Table, select
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+from maumau.v1 import events_pb2
+from services.table import domain
+
+POSITION = "tables"
+metadata = MetaData()
+
+directory = Table(
+    "table_directory", metadata,
+    Column("table_id", String(64), primary_key=True),
+    Column("ruleset", String(16), nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("capacity", Integer, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("players", JSON, nullable=False),
+    Column("on_turn", Integer),
+    Column("match_no", Integer, nullable=False),
+    Column("rounds_played", Integer, nullable=False),
+    Column("scores", JSON, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("last_move_at", DateTime(timezone=True), nullable=False),
+    Column("seq", BigInteger, nullable=False),
+)
+
+results = Table(
+    "match_results", metadata,
+    Column("table_id", String(64), primary_key=True),
+    Column("match_no", Integer, primary_key=True),
+    Column("ruleset", String(16), nullable=False),
+    Column("players", JSON, nullable=False),
+    Column("scores", JSON, nullable=False),
+    Column("winners", JSON, nullable=False),
+    Column("ended_by", String(16), nullable=False),
+    Column("ended_at", DateTime(timezone=True), nullable=False),
+)
+
+invitations = Table(
+    "invitations", metadata,
+    Column("token", String(64), primary_key=True),
+    Column("table_id", String(64), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+positions = Table(
+    "projection_positions", metadata,
+    Column("name", String(32), primary_key=True),
+    Column("seq", BigInteger, nullable=False),
+)
+
+PROJECTED = (directory, results, invitations, positions)
+
+
+def engine(url: str) -> AsyncEngine:
+    return create_async_engine(url, pool_pre_ping=True)
+
+
+def alembic_config(url: str) -> Config:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    cfg.set_main_option("sqlalchemy.url", url)
+    return cfg
+
+
+async def migrate(url: str) -> None:
+    """Bring the schema to the newest migration (Alembic runs its own loop, so in a thread)."""
+    await asyncio.to_thread(command.upgrade, alembic_config(url), "head")
+
+
+async def position(conn: AsyncConnection) -> int:
+    seq = (await conn.execute(select(positions.c.seq).where(positions.c.name == POSITION))).scalar()
+    return int(seq or 0)
+
+
+async def _set_position(conn: AsyncConnection, seq: int, known: int) -> None:
+    if known:
+        await conn.execute(positions.update().where(positions.c.name == POSITION).values(seq=seq))
+    else:
+        await conn.execute(positions.insert().values(name=POSITION, seq=seq))
+
+
+def _when(ev: events_pb2.Event) -> datetime:
+    return datetime.fromtimestamp(ev.time.ToNanoseconds() / 1e9, UTC)
+
+
+def _row(t: domain.Table, created_at: datetime, last: datetime) -> dict[str, Any]:
+    m = t.match
+    return {
+        "table_id": t.table_id, "ruleset": t.ruleset, "options": t.options, "capacity": t.capacity,
+        "status": t.status, "players": [{"name": p.name, "bot": p.bot} for p in t.players],
+        "on_turn": m.turn if m is not None and t.status == "playing" and not m.round_over else None,
+        "match_no": t.match_no, "rounds_played": m.rounds_played if m is not None else 0,
+        "scores": list(m.scores) if m is not None else [], "created_at": created_at, "last_move_at": last,
+        "seq": t.seq,
+    }
+
+
+async def project(conn: AsyncConnection, t: domain.Table, seq: int, batch: events_pb2.EventBatch,
+                  known: int) -> None:
+    """Apply one stored batch to the projection (``t`` is the table before it, and is folded forward)."""
+    was_over = t.status in ("over", "ended")
+    for ev in batch.events:
+        domain.evolve(t, seq, ev)
+    when = _when(batch.events[-1])
+    for ev in batch.events:
+        if ev.WhichOneof("body") == "table_created":
+            await conn.execute(invitations.insert().values(token=t.invitation, table_id=t.table_id, created_at=when))
+            await conn.execute(directory.insert().values(_row(t, when, when)))
+    row = _row(t, when, when)
+    del row["created_at"]
+    await conn.execute(directory.update().where(directory.c.table_id == t.table_id).values(row))
+    if t.status in ("over", "ended") and not was_over and t.match_no:
+        await conn.execute(results.insert().values(
+            table_id=t.table_id, match_no=t.match_no, ruleset=t.ruleset,
+            players=[p.name for p in t.players], scores=list(t.match.scores) if t.match is not None else [],
+            winners=t.winners, ended_by=t.end_reason or "played", ended_at=when))
+    await _set_position(conn, seq, known)

@@ -1,0 +1,90 @@
+"""The projector: a durable JetStream consumer that keeps the SQL projections up to date."""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+
+from nats.errors import TimeoutError as NatsTimeout
+from nats.js import JetStreamContext
+from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from maumau.v1 import events_pb2
+from services.table import domain
+from services.table.projections import PROJECTED, metadata, migrate, position, project
+from services.table.store import STREAM, SUBJECTS, EventStore
+
+log = logging.getLogger("maumau.projector")
+DURABLE = "projector"
+
+
+class Projector:
+    def __init__(self, js: JetStreamContext, engine: AsyncEngine, cache_size: int = 2000):
+        self.js = js
+        self.store = EventStore(js)
+        self.engine = engine
+        self.tables: OrderedDict[str, domain.Table] = OrderedDict()
+        self.cache_size = cache_size
+
+    async def _table_before(self, table_id: str, seq: int) -> domain.Table:
+        t = self.tables.pop(table_id, None)
+        if t is None or t.seq >= seq:
+            t = domain.Table(table_id)
+            for stored in await self.store.read(table_id, 0, until=seq - 1):
+                for ev in stored.batch.events:
+                    domain.evolve(t, stored.seq, ev)
+        self.tables[table_id] = t
+        while len(self.tables) > self.cache_size:
+            self.tables.popitem(last=False)
+        return t
+
+    async def apply(self, seq: int, table_id: str, batch: events_pb2.EventBatch) -> bool:
+        """Project one stored batch; False when it was projected already."""
+        try:
+            async with self.engine.begin() as conn:
+                known = await position(conn)
+                if seq <= known:
+                    return False
+                t = await self._table_before(table_id, seq)
+                await project(conn, t, seq, batch, known)
+                return True
+        except Exception:
+            self.tables.pop(table_id, None)  # folded ahead of a transaction that did not commit
+            raise
+
+    async def run(self, batch: int = 200) -> None:
+        """Consume the stream until cancelled (resumes at the durable consumer's position)."""
+        config = ConsumerConfig(durable_name=DURABLE, deliver_policy=DeliverPolicy.ALL,
+                                ack_policy=AckPolicy.EXPLICIT, filter_subject=SUBJECTS, max_ack_pending=10_000)
+        psub = await self.js.pull_subscribe(SUBJECTS, durable=DURABLE, stream=STREAM, config=config)
+        while True:
+            try:
+                msgs = await psub.fetch(batch, timeout=1)
+            except NatsTimeout:
+                continue
+            for msg in msgs:
+                table_id = msg.subject.rsplit(".", 1)[-1]
+                await self.apply(msg.metadata.sequence.stream, table_id, events_pb2.EventBatch.FromString(msg.data))
+                await msg.ack()
+
+    async def caught_up(self) -> int:
+        """The stream sequence the projection has reached."""
+        async with self.engine.connect() as conn:
+            return await position(conn)
+
+
+async def reset(engine: AsyncEngine, url: str, js: JetStreamContext) -> None:
+    """Drop the projections and their consumer: the next run rebuilds everything from the stream."""
+    async with engine.begin() as conn:
+        await conn.run_sync(lambda c: metadata.drop_all(c, tables=list(PROJECTED), checkfirst=True))
+        await conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
+    try:
+        await js.delete_consumer(STREAM, DURABLE)
+    except Exception as e:
+        log.info("no consumer to delete: %s", e)
+    await migrate(url)
+
+
+

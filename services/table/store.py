@@ -1,0 +1,79 @@
+"""Tables' event streams on NATS JetStream: one subject per table in one stream.
+
+A command's events are stored as one message (an ``EventBatch``), so they land whole or
+not at all. Appends carry the expected last sequence of the table's subject (two commands
+racing on one table cannot both win) and the command id as ``Nats-Msg-Id`` (a re-sent
+command is stored once).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from nats.js import JetStreamContext
+from nats.js.api import DiscardPolicy, StorageType, StreamConfig
+from nats.js.errors import BadRequestError, NotFoundError
+
+from maumau.v1 import events_pb2
+
+STREAM = "TABLES"
+SUBJECTS = "tables.*"
+WRONG_LAST_SEQUENCE = 10071
+
+
+def subject(table_id: str) -> str:
+    return f"tables.{table_id}"
+
+
+class Conflict(Exception):
+    """The table's subject moved on since the state the command was decided on."""
+
+
+@dataclass(frozen=True)
+class Stored:
+    seq: int
+    batch: events_pb2.EventBatch
+
+
+class EventStore:
+    def __init__(self, js: JetStreamContext, replicas: int = 1, duplicate_window: float = 120.0):
+        self.js = js
+        self.replicas = replicas
+        self.duplicate_window = duplicate_window
+
+    async def ensure_stream(self) -> None:
+        config = StreamConfig(name=STREAM, subjects=[SUBJECTS], storage=StorageType.FILE,
+                              num_replicas=self.replicas, duplicate_window=self.duplicate_window,
+                              allow_direct=True, discard=DiscardPolicy.OLD)
+        try:
+            await self.js.add_stream(config)
+        except BadRequestError:
+            await self.js.update_stream(config)
+
+    async def append(self, table_id: str, batch: events_pb2.EventBatch, expected: int, msg_id: str,
+                     headers: dict[str, str] | None = None) -> tuple[int, bool]:
+        """Store ``batch`` if the table's last sequence is ``expected``; returns (sequence, was a duplicate)."""
+        h = {"Nats-Expected-Last-Subject-Sequence": str(expected), "Nats-Msg-Id": msg_id, **(headers or {})}
+        try:
+            ack = await self.js.publish(subject(table_id), batch.SerializeToString(), stream=STREAM, headers=h)
+        except BadRequestError as e:
+            if e.err_code == WRONG_LAST_SEQUENCE:
+                raise Conflict(str(e)) from None
+            raise
+        return ack.seq, bool(ack.duplicate)
+
+    async def read(self, table_id: str, after: int = 0, until: int | None = None) -> list[Stored]:
+        """Every batch of the table stored after sequence ``after`` (up to ``until``), in order."""
+        out: list[Stored] = []
+        seq = after + 1
+        subj = subject(table_id)
+        while until is None or seq <= until:
+            try:
+                msg = await self.js.get_msg(STREAM, seq=seq, subject=subj, next=True, direct=True)
+            except NotFoundError:
+                return out
+            if msg.seq is None or msg.data is None or (until is not None and msg.seq > until):
+                return out
+            out.append(Stored(msg.seq, events_pb2.EventBatch.FromString(msg.data)))
+            seq = msg.seq + 1
+        return out
