@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections import OrderedDict
 
+from nats.errors import Error as NatsError
 from nats.errors import TimeoutError as NatsTimeout
 from nats.js import JetStreamContext
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
@@ -55,19 +57,27 @@ class Projector:
             raise
 
     async def run(self, batch: int = 200) -> None:
-        """Consume the stream until cancelled (resumes at the durable consumer's position)."""
+        """Consume the stream until cancelled (resumes at the durable consumer's position).
+
+        A lost connection or a restarted server only pauses it: it subscribes again and goes on.
+        """
         config = ConsumerConfig(durable_name=DURABLE, deliver_policy=DeliverPolicy.ALL,
                                 ack_policy=AckPolicy.EXPLICIT, filter_subject=SUBJECTS, max_ack_pending=10_000)
-        psub = await self.js.pull_subscribe(SUBJECTS, durable=DURABLE, stream=STREAM, config=config)
         while True:
             try:
-                msgs = await psub.fetch(batch, timeout=1)
-            except NatsTimeout:
-                continue
-            for msg in msgs:
-                table_id = msg.subject.rsplit(".", 1)[-1]
-                await self.apply(msg.metadata.sequence.stream, table_id, events_pb2.EventBatch.FromString(msg.data))
-                await msg.ack()
+                psub = await self.js.pull_subscribe(SUBJECTS, durable=DURABLE, stream=STREAM, config=config)
+                while True:
+                    try:
+                        msgs = await psub.fetch(batch, timeout=1)
+                    except NatsTimeout:
+                        continue
+                    for msg in msgs:
+                        batch_pb = events_pb2.EventBatch.FromString(msg.data)
+                        await self.apply(msg.metadata.sequence.stream, msg.subject.rsplit(".", 1)[-1], batch_pb)
+                        await msg.ack()
+            except (NatsError, OSError) as e:
+                log.warning("projector paused (%s); resuming", e or type(e).__name__)
+                await asyncio.sleep(0.5)
 
     async def caught_up(self) -> int:
         """The stream sequence the projection has reached."""

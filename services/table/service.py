@@ -13,7 +13,7 @@ import logging
 import secrets
 import time
 import weakref
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -53,6 +53,7 @@ class TableService:
     new_token: Callable[[], str] = lambda: secrets.token_urlsafe(12)
     new_seed: Callable[[], str] = lambda: secrets.token_hex(32)
     cache: OrderedDict[str, Table] = field(default_factory=OrderedDict)
+    stats: Counter[str] = field(default_factory=Counter)  # accepted, refused, conflicts, duplicates
     locks: weakref.WeakValueDictionary[str, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
 
     async def table(self, table_id: str) -> Table:
@@ -80,6 +81,7 @@ class TableService:
             try:
                 return await self._handle(cmd, headers or {})
             except Refused as r:
+                self.stats["refused"] += 1
                 log.info("refused %s on table %s by %s: %s", cmd.WhichOneof("command"), cmd.table_id, cmd.actor,
                          r.code)
                 return table_pb2.CommandReply(refusal=table_pb2.Refusal(code=r.code, message=str(r)))
@@ -111,14 +113,17 @@ class TableService:
                 seq, duplicate = await self.store.append(cmd.table_id, batch, t.seq, cmd.command_id,
                                                          {k: v for k, v in headers.items() if k in TRACE_HEADERS})
             except Conflict:
+                self.stats["conflicts"] += 1
                 await self._catch_up(t)
                 fresh = True
                 continue
             if duplicate:
+                self.stats["duplicates"] += 1
                 await self._catch_up(t)
                 return _done(t, cmd, [seq])
             for ev in events:
                 evolve(t, seq, ev)
+            self.stats["accepted"] += 1
             return _done(t, cmd, [seq])
         raise Refused("conflict_retry_exhausted", "the table kept changing; try again")
 
