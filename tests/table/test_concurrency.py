@@ -15,7 +15,8 @@ CLEAR_CODES = {"not_your_turn", "illegal_action", "illegal_card", "card_not_in_h
 
 async def test_fifty_joins_race_for_nine_free_seats(nats_url: str) -> None:
     async with platform(nats_url, replicas=3) as p:
-        inv = (await p.send("race", "alice", create=table_pb2.CreateTable(ruleset="classic52", seats=10))).done.invitation
+        created = await p.send("race", "alice", create=table_pb2.CreateTable(ruleset="classic52", seats=10))
+        inv = created.done.invitation
         replies = await asyncio.gather(*(p.send("race", f"player{i}", join=table_pb2.JoinTable(invitation=inv))
                                          for i in range(50)))
         stored = await p.store.read("race")
