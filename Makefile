@@ -27,7 +27,7 @@ run: setup
 	$(BIN)/maumau up
 
 lint: setup
-	$(BIN)/ruff check services gateway tests bench
+	$(BIN)/ruff check .
 	$(BIN)/mypy services
 
 test: lint

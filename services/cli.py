@@ -4,6 +4,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Coroutine
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def run(main: Coroutine[Any, Any, T]) -> T:
+    from services.runtime.lifecycle import run as run_service
+
+    return run_service(main)
 
 
 def _rules_script(args: argparse.Namespace) -> int:
@@ -24,31 +34,25 @@ def _rules_script(args: argparse.Namespace) -> int:
 
 
 def _rules_serve(args: argparse.Namespace) -> int:
-    import asyncio
-
     from services.rules.server import serve
 
-    asyncio.run(serve(args.host, args.port))
+    run(serve(args.host, args.port))
     return 0
 
 
 def _table_serve(args: argparse.Namespace) -> int:
-    import asyncio
-
     from services.runtime.settings import Settings
     from services.table.main import serve_table
 
-    asyncio.run(serve_table(Settings.from_env()))
+    run(serve_table(Settings.from_env()))
     return 0
 
 
 def _projector(args: argparse.Namespace) -> int:
-    import asyncio
-
     from services.runtime.settings import Settings
     from services.table.main import run_projector
 
-    asyncio.run(run_projector(Settings.from_env(), args.rebuild))
+    run(run_projector(Settings.from_env(), args.rebuild))
     return 0
 
 
@@ -62,6 +66,13 @@ def _bench_rules(args: argparse.Namespace) -> int:
     from services.rules.bench import run
 
     print(run(args.ruleset, args.players, args.seconds, args.seed))
+    return 0
+
+
+def _bench_table(args: argparse.Namespace) -> int:
+    from services.table.bench import run as bench
+
+    print(run(bench(args.tables, args.seconds, args.seed, args.nats_url, args.rate)))
     return 0
 
 
@@ -100,6 +111,13 @@ def parser() -> argparse.ArgumentParser:
     br.add_argument("--seconds", type=float, default=5.0)
     br.add_argument("--seed", type=int, default=1)
     br.set_defaults(func=_bench_rules)
+    bt = bench_sub.add_parser("table", help="random legal games through NATS, the table and rules services")
+    bt.add_argument("--tables", type=int, default=100)
+    bt.add_argument("--seconds", type=float, default=10.0)
+    bt.add_argument("--seed", type=int, default=1)
+    bt.add_argument("--rate", type=float, default=1100.0, help="commands/s the tables offer together (0: no pauses)")
+    bt.add_argument("--nats-url", default=None, help="drive a running platform instead of starting one")
+    bt.set_defaults(func=_bench_table)
     return p
 
 

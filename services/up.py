@@ -15,7 +15,7 @@ import shutil
 import signal
 import socket
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -108,8 +108,8 @@ def _maumau(*args: str) -> list[str]:
     return [sys.executable, "-m", "services.cli", *args]
 
 
-async def run(data_dir: Path) -> int:
-    data_dir.mkdir(parents=True, exist_ok=True)
+def _children(data_dir: Path, quiet: bool, projector: bool) -> tuple[list[Child], dict[str, str]]:
+    """The processes of the platform, and the addresses they will answer on."""
     children: list[Child] = []
     nats_url = os.environ.get("NATS_URL")
     if not nats_url:
@@ -120,20 +120,27 @@ async def run(data_dir: Path) -> int:
     database_url = os.environ.get("DATABASE_URL") or f"sqlite+aiosqlite:///{(data_dir / 'maumau.db').resolve()}"
     rules_addr = f"127.0.0.1:{free_port()}"
     env = {"NATS_URL": nats_url, "DATABASE_URL": database_url, "RULES_ADDR": rules_addr}
+    if quiet:
+        env["MAUMAU_LOG_LEVEL"] = "WARNING"
     table_health, projector_health = free_port(), free_port()
     children += [
         Child("rules", _maumau("rules", "serve", "--port", rules_addr.split(":")[1]),
-              lambda: grpc_ready(rules_addr)),
+              lambda: grpc_ready(rules_addr), env),
         Child("table", _maumau("table", "serve"), lambda: http_ready(table_health),
               {**env, "MAUMAU_HEALTH_PORT": str(table_health)}),
-        Child("proj", _maumau("projector"), lambda: http_ready(projector_health),
-              {**env, "MAUMAU_HEALTH_PORT": str(projector_health)}),
     ]
-    addresses = {"nats_url": nats_url, "database_url": database_url, "rules_addr": rules_addr}
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
+    if projector:
+        children.append(Child("proj", _maumau("projector"), lambda: http_ready(projector_health),
+                              {**env, "MAUMAU_HEALTH_PORT": str(projector_health)}))
+    return children, {"nats_url": nats_url, "database_url": database_url, "rules_addr": rules_addr}
+
+
+@contextlib.asynccontextmanager
+async def running_platform(data_dir: Path, quiet: bool = False,
+                           projector: bool = True) -> AsyncIterator[tuple[dict[str, str], list[Child]]]:
+    """Start the services (in order, each ready before the next) and stop them all afterwards."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    children, addresses = _children(data_dir, quiet, projector)
     pumps = []
     try:
         for i, child in enumerate(children):
@@ -143,17 +150,7 @@ async def run(data_dir: Path) -> int:
                 start_new_session=True)  # Ctrl-C reaches the supervisor only; it stops the children in order
             pumps.append(asyncio.create_task(_pump(child, COLOURS[i % len(COLOURS)])))
             await _wait_ready(child)
-        (data_dir / "run.json").write_text(json.dumps(addresses, indent=2) + "\n")
-        print("Mau-Mau Online is up: NATS JetStream, the rules service, the table service and the projector")
-        print("(the gateway and the web client join them as they are built). Addresses (also in .data/run.json):")
-        for key, value in addresses.items():
-            print(f"  {key}: {value}")
-        print("Ctrl-C stops everything.")
-        sys.stdout.flush()
-        exited = [asyncio.create_task(c.proc.wait()) for c in children if c.proc is not None]
-        stopping = asyncio.create_task(stop.wait())
-        await asyncio.wait([stopping, *exited], return_when=asyncio.FIRST_COMPLETED)
-        return 0 if stop.is_set() else 1
+        yield addresses, children
     finally:
         for child in reversed(children):
             if child.proc is not None and child.proc.returncode is None:
@@ -167,10 +164,31 @@ async def run(data_dir: Path) -> int:
             pump.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await pump
+
+
+async def run(data_dir: Path) -> int:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        async with running_platform(data_dir) as (addresses, children):
+            (data_dir / "run.json").write_text(json.dumps(addresses, indent=2) + "\n")
+            print("Mau-Mau Online is up: NATS JetStream, the rules service, the table service and the projector")
+            print("(the gateway and the web client join them as they are built). Addresses (also in .data/run.json):")
+            for key, value in addresses.items():
+                print(f"  {key}: {value}")
+            print("Ctrl-C stops everything.")
+            sys.stdout.flush()
+            exited = [asyncio.create_task(c.proc.wait()) for c in children if c.proc is not None]
+            stopping = asyncio.create_task(stop.wait())
+            await asyncio.wait([stopping, *exited], return_when=asyncio.FIRST_COMPLETED)
+            return 0 if stop.is_set() else 1
+    finally:
         with contextlib.suppress(FileNotFoundError):
             (data_dir / "run.json").unlink()
         print("Mau-Mau Online stopped.")
 
 
 def main(data_dir: str) -> int:
-    return asyncio.run(run(Path(data_dir)))
+    return asyncio.run(run(Path(data_dir)))  # the supervisor only waits: the default loop will do

@@ -496,9 +496,23 @@ class Colors108(Ruleset):
 RULESETS: dict[str, type[Ruleset]] = {r.name: r for r in (Classic32, Classic52, Candeias, Colors108)}
 
 
+_MADE: dict[tuple[str, tuple[tuple[str, Any], ...]], Ruleset] = {}
+
+
 def make_ruleset(name: str, options: dict[str, Any]) -> Ruleset:
+    """The ruleset ``name`` with ``options`` (shared: rulesets are immutable once built)."""
+    try:
+        key = (name, tuple(sorted(options.items())))
+        made = _MADE.get(key)
+    except TypeError:  # an unhashable option value: let the ruleset refuse it
+        key, made = None, None
+    if made is not None:
+        return made
     try:
         cls = RULESETS[name]
     except KeyError:
         raise OptionError(f"unknown ruleset {name!r}; one of {sorted(RULESETS)}") from None
-    return cls(options)
+    made = cls(options)
+    if key is not None and len(_MADE) < 1024:
+        _MADE[key] = made
+    return made

@@ -32,6 +32,7 @@ from services.rules.wire import (
     state_to_pb,
     view_to_pb,
 )
+from services.runtime.lifecycle import setup_logging
 
 log = logging.getLogger("maumau.rules")
 T = TypeVar("T")
@@ -96,12 +97,12 @@ class RulesService(rules_pb2_grpc.RulesServicer):  # type: ignore[misc]  # gener
                 events = _guard("cannot decide", lambda: decide(s, action))
             except RuleError as e:
                 return rules_pb2.DecideReply(rejection=rules_pb2.Rejection(code=e.code, message=str(e)))
-            after = _guard("cannot evolve", lambda: _fold(s, events))
+            accepted = rules_pb2.Accepted(events=[event_to_pb(e, s.rs.family) for e in events])
+            if request.with_state:
+                accepted.state.CopyFrom(state_to_pb(_guard("cannot evolve", lambda: _fold(s, events))))
         except InvalidRequest as e:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(e))
-        fam = s.rs.family
-        return rules_pb2.DecideReply(accepted=rules_pb2.Accepted(
-            events=[event_to_pb(e, fam) for e in events], state=state_to_pb(after)))
+        return rules_pb2.DecideReply(accepted=accepted)
 
     async def LegalActions(self, request: rules_pb2.LegalActionsRequest,
                            context: grpc.aio.ServicerContext) -> rules_pb2.LegalActionsReply:
@@ -144,7 +145,7 @@ async def start(host: str, port: int) -> tuple[grpc.aio.Server, int]:
 
 async def serve(host: str, port: int) -> None:
     """Serve until SIGINT/SIGTERM, then drain in-flight calls."""
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s rules %(levelname)s %(message)s")
+    setup_logging("rules")
     server, bound = await start(host, port)
     log.info("rules service listening on %s:%d", host, bound)
     stop = asyncio.Event()

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from google.protobuf import json_format
-
 from maumau.v1 import actions_pb2, cards_pb2, events_pb2, state_pb2, views_pb2
 from services.rules.actions import Action, action_to_dict, parse_action
 from services.rules.cards import Family
@@ -36,19 +34,20 @@ def options_from_pb(options: Any) -> dict[str, Any]:
 
 def state_to_pb(s: State) -> state_pb2.MatchState:
     record = to_record(s)
-    options = record.pop("options")
-    msg = json_format.ParseDict(record, state_pb2.MatchState())
-    for key, value in options.items():
-        msg.options[key].CopyFrom(option_to_pb(value))
-    return msg
+    options = {k: option_to_pb(v) for k, v in record.pop("options").items()}
+    hands = [cards_pb2.Hand(cards=h["cards"]) for h in record.pop("hands")]
+    return state_pb2.MatchState(options=options, hands=hands, **record)
 
 
 def state_from_pb(msg: state_pb2.MatchState) -> State:
     """Raises ``KeyError``/``ValueError`` when the message does not describe a consistent state."""
-    record = json_format.MessageToDict(msg, preserving_proto_field_name=True,
-                                       always_print_fields_with_no_presence=True)
+    record: dict[str, Any] = {name: getattr(msg, name) for name in _RECORD_FIELDS}
     record["options"] = options_from_pb(msg.options)
+    record["hands"] = [{"cards": list(h.cards)} for h in msg.hands]
     return from_record(record)
+
+
+_RECORD_FIELDS = tuple(f.name for f in state_pb2.MatchState.DESCRIPTOR.fields if f.name not in ("options", "hands"))
 
 
 def action_from_pb(msg: actions_pb2.Action, family: Family) -> Action:
@@ -68,7 +67,7 @@ def action_from_pb(msg: actions_pb2.Action, family: Family) -> Action:
 
 
 def action_to_pb(a: Action, family: Family) -> actions_pb2.Action:
-    return json_format.ParseDict(action_to_dict(a, family), actions_pb2.Action())
+    return actions_pb2.Action(**action_to_dict(a, family))
 
 
 def event_to_pb(e: Event, family: Family, table_id: str = "") -> events_pb2.Event:
@@ -96,7 +95,7 @@ def view_to_pb(v: dict[str, Any]) -> views_pb2.View:
         if value is None:
             continue
         if key == "legal_actions":
-            msg.legal_actions.extend(json_format.ParseDict(a, actions_pb2.Action()) for a in value)
+            msg.legal_actions.extend(actions_pb2.Action(**a) for a in value)
         elif key == "revealed_hands":
             msg.revealed_hands.extend(cards_pb2.Hand(cards=h) for h in value)
         else:

@@ -57,11 +57,13 @@ async def test_new_round_deals_and_commits_to_the_seed(stub: rules_pb2_grpc.Rule
 async def test_decide_round_trips_a_legal_action(stub: rules_pb2_grpc.RulesStub) -> None:
     state = await _dealt(stub)
     legal = await stub.LegalActions(rules_pb2.LegalActionsRequest(state=state, seat=state.turn))
-    reply = await stub.Decide(rules_pb2.DecideRequest(state=state, action=legal.actions[0]))
+    reply = await stub.Decide(rules_pb2.DecideRequest(state=state, action=legal.actions[0], with_state=True))
     assert reply.WhichOneof("result") == "accepted"
     event = reply.accepted.events[0]
     assert event.type == "ActionTaken" and event.action_taken.action == legal.actions[0]
     assert reply.accepted.state != state
+    lean = await stub.Decide(rules_pb2.DecideRequest(state=state, action=legal.actions[0]))
+    assert not lean.accepted.HasField("state") and lean.accepted.events == reply.accepted.events
 
 
 async def test_an_illegal_action_is_a_rejection_not_an_error(stub: rules_pb2_grpc.RulesStub) -> None:
