@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 
+from services.runtime import tracing
 from services.runtime.lifecycle import connect, run_until_stopped, setup_logging
 from services.runtime.settings import Settings
 from services.table.projections import engine, migrate
@@ -18,6 +19,7 @@ log = logging.getLogger("maumau.table")
 
 async def serve_table(cfg: Settings) -> None:
     setup_logging("table")
+    tracing.setup("table")
     nc = await connect(cfg.nats_url, "table")
     store = EventStore(nc.jetstream(), replicas=cfg.stream_replicas)
     await store.ensure_stream()

@@ -20,15 +20,17 @@ from dataclasses import dataclass, field
 from google.protobuf.message import DecodeError
 from nats.aio.client import Client as NATS
 from nats.aio.msg import Msg
+from opentelemetry import trace
 
 from maumau.v1 import events_pb2, table_pb2
+from services.runtime import tracing
 from services.table.domain import Context, Refused, Rules, Table, decide, evolve
 from services.table.store import Conflict, EventStore
 
 log = logging.getLogger("maumau.table")
 COMMANDS = "cmd.table.*"
 QUEUE = "table"
-TRACE_HEADERS = ("traceparent", "tracestate")
+tracer = trace.get_tracer("maumau.table")
 
 
 def command_subject(table_id: str) -> str:
@@ -77,9 +79,14 @@ class TableService:
         lock = self.locks.get(cmd.table_id)
         if lock is None:
             lock = self.locks[cmd.table_id] = asyncio.Lock()
+        span = tracer.start_as_current_span("table command", context=tracing.extract(headers),
+                                            kind=trace.SpanKind.SERVER,
+                                            attributes={"maumau.table_id": cmd.table_id,
+                                                        "maumau.command": cmd.WhichOneof("command") or ""})
         async with lock:
             try:
-                return await self._handle(cmd, headers or {})
+                with span:
+                    return await self._handle(cmd)
             except Refused as r:
                 self.stats["refused"] += 1
                 log.info("refused %s on table %s by %s: %s", cmd.WhichOneof("command"), cmd.table_id, cmd.actor,
@@ -89,7 +96,7 @@ class TableService:
                 self.cache.pop(cmd.table_id, None)  # whatever half-folded state there was is not trusted
                 raise
 
-    async def _handle(self, cmd: table_pb2.TableCommand, headers: dict[str, str]) -> table_pb2.CommandReply:
+    async def _handle(self, cmd: table_pb2.TableCommand) -> table_pb2.CommandReply:
         if not cmd.command_id or not cmd.table_id or not cmd.actor:
             raise Refused("bad_request", "a command needs a command id, a table id and an actor")
         t = self.cache.get(cmd.table_id) or await self.table(cmd.table_id)
@@ -110,8 +117,7 @@ class TableService:
                 return _done(t, cmd, [])
             batch = events_pb2.EventBatch(events=events)
             try:
-                seq, duplicate = await self.store.append(cmd.table_id, batch, t.seq, cmd.command_id,
-                                                         {k: v for k, v in headers.items() if k in TRACE_HEADERS})
+                seq, duplicate = await self.store.append(cmd.table_id, batch, t.seq, cmd.command_id, tracing.inject())
             except Conflict:
                 self.stats["conflicts"] += 1
                 await self._catch_up(t)

@@ -216,3 +216,16 @@ async def test_candeias_takes_late_joiners_before_the_third_round(nats_url: str)
         t = await p.table("cj")
     assert mid_round.done.seat == -1 and between.done.seat == 2
     assert t.match is not None and t.match.n == 3 and t.match.scores[2] == max(t.match.scores[:2])
+
+
+async def test_events_carry_the_trace_context_of_their_command(nats_url: str) -> None:
+    trace_id = "4bf92f3577b34da6a3ce929d0e0e4736"
+    async with platform(nats_url) as p:
+        cmd = table_pb2.TableCommand(command_id=uuid.uuid4().hex, table_id="traced", actor="alice",
+                                     create=table_pb2.CreateTable(ruleset="classic32", seats=2))
+        await p.client.request(command_subject("traced"), cmd.SerializeToString(), timeout=5,
+                               headers={"traceparent": f"00-{trace_id}-00f067aa0ba902b7-01"})
+        stored = await p.client.jetstream().get_msg("TABLES", subject="tables.traced", next=True, seq=1)
+    assert stored.headers is not None
+    assert stored.headers["traceparent"].split("-")[1] == trace_id
+    assert stored.headers["Nats-Msg-Id"] == cmd.command_id

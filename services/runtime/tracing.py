@@ -1,0 +1,38 @@
+"""OpenTelemetry: one tracer set-up for every service, and W3C trace context in NATS headers.
+
+Without ``OTEL_TRACES_EXPORTER`` nothing is exported, but the trace context still flows:
+a command's ``traceparent`` is carried into the headers of the events it causes.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+from opentelemetry import propagate, trace
+from opentelemetry.context import Context
+from opentelemetry.sdk.resources import Resource
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import BatchSpanProcessor, ConsoleSpanExporter
+
+TRACE_HEADERS = ("traceparent", "tracestate")
+
+
+def setup(service: str) -> None:
+    """Install a tracer provider named for ``service``; export to the console when asked to."""
+    provider = TracerProvider(resource=Resource.create({"service.name": f"maumau-{service}"}))
+    if os.environ.get("OTEL_TRACES_EXPORTER") == "console":
+        provider.add_span_processor(BatchSpanProcessor(ConsoleSpanExporter()))
+    trace.set_tracer_provider(provider)
+
+
+def extract(headers: Mapping[str, str] | None) -> Context:
+    """The trace context a message carries (an empty one when it carries none)."""
+    return propagate.extract({k: v for k, v in (headers or {}).items() if k in TRACE_HEADERS})
+
+
+def inject() -> dict[str, str]:
+    """Headers carrying the current trace context."""
+    carrier: dict[str, str] = {}
+    propagate.inject(carrier)
+    return carrier
