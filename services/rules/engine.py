@@ -111,6 +111,42 @@ def winners_without(s: State, leaving: int) -> list[int]:
     return rs.leaders(s.scores, others)
 
 
+def auto_action(s: State, seat: int) -> Action:
+    """What the system plays for a seat whose turn time ran out (seed 002, "a jogada é feita pelo sistema").
+
+    It draws (or takes the pending draw), or passes when the turn allows nothing else; only
+    where neither is allowed does it play: the cheapest card, a Jack or wild last, with the
+    call when one is needed and the suit the hand holds most of.
+    """
+    legal = list(legal_actions(s, seat))
+    by_kind = {a.kind: a for a in legal}
+    for kind in (DRAW, PASS):
+        if kind in by_kind:
+            return by_kind[kind]
+    hand = s.hands[seat]
+    counts = [sum(1 for c in hand if c >> 4 == suit) for suit in range(4)]
+    rs = s.rs
+
+    def cost(a: Action) -> tuple[int, int, int, int]:
+        return (a.kind not in (PLAY, CHOOSE), rs.chooses[a.card] if a.card >= 0 else 0,
+                rs.points[a.card] if a.card >= 0 else 0, -counts[a.choose] if a.choose >= 0 else 0)
+
+    announced = [a for a in legal if a.announce is not None or required_call_for(s, a) is None]
+    return min(announced or legal, key=cost)
+
+
+def required_call_for(s: State, a: Action) -> str | None:
+    """The call ``a`` needs, if any."""
+    n = len(s.hands[a.seat])
+    if a.kind == PLAY:
+        return required_call(s, a.seat, a.card, n, n - 1)
+    if a.kind == DOUBLE:
+        return required_call(s, a.seat, a.card, n, n - 2)
+    if a.kind in (BURN, QUICK):
+        return _plain_call(s, a.card, n - 1)
+    return None
+
+
 # --- checking ---------------------------------------------------------------------------
 
 

@@ -19,6 +19,7 @@ class Settings:
     stream_replicas: int
     absence_seconds: float
     expiry_seconds: float
+    rematch_seconds: float
     health_port: int
 
     @classmethod
@@ -30,5 +31,6 @@ class Settings:
             stream_replicas=int(os.environ.get("MAUMAU_STREAM_REPLICAS", "1")),
             absence_seconds=_float("MAUMAU_ABSENCE_SECONDS", 48 * 3600),
             expiry_seconds=_float("MAUMAU_EXPIRY_SECONDS", 7 * 24 * 3600),
+            rematch_seconds=_float("MAUMAU_REMATCH_SECONDS", 3600),
             health_port=int(os.environ.get("MAUMAU_HEALTH_PORT", "0")),
         )

@@ -14,10 +14,10 @@ from typing import Any, Protocol
 from maumau.v1 import actions_pb2, events_pb2, table_pb2
 from services.rules.decider import ActionTaken, RoundDealt
 from services.rules.decider import evolve as evolve_match
-from services.rules.engine import add_player, may_join_late, new_match, winners_without
+from services.rules.engine import add_player, auto_action, may_join_late, new_match, winners_without
 from services.rules.rulesets import OptionError, make_ruleset
 from services.rules.state import State
-from services.rules.wire import SCHEMA_VERSION, action_from_pb, options_from_pb
+from services.rules.wire import SCHEMA_VERSION, action_from_pb, action_to_pb, options_from_pb
 
 BOT_NAMES = {"classic32": (("Carmen", "strong"), ("Tito", "medium"), ("Luna", "weak"))}
 BOT_BY_LEVEL = (("Robô Ás", "strong"), ("Robô Valete", "medium"), ("Robô Sete", "weak"))
@@ -57,6 +57,8 @@ class Table:
     rematch: set[int] = field(default_factory=set)
     end_reason: str = ""
     winners: list[int] = field(default_factory=list)
+    absent_seat: int = -1  # the player on turn whose absence was noticed (the others may end the match)
+    rematch_closed: bool = False
     seq: int = 0
     commands: OrderedDict[str, int] = field(default_factory=OrderedDict)
 
@@ -83,6 +85,7 @@ class Context:
     new_seed: Any  # () -> str: 64 hex digits
     absence_seconds: float = 48 * 3600
     expiry_seconds: float = 7 * 24 * 3600
+    rematch_seconds: float = 3600
 
 
 def _stamp(ev: events_pb2.Event, cmd: table_pb2.TableCommand, now: float) -> events_pb2.Event:
@@ -122,6 +125,8 @@ async def decide(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[ev
         if ctx.now - t.last_move < ctx.expiry_seconds:
             raise Refused("not_expired", "the table has moved recently")
         return [envelope(cmd, ctx.now, match_ended=table_pb2.MatchEnded(reason="expired", by_seat=-1))]
+    if kind in _CLOCK:
+        return await _CLOCK[kind](t, cmd, ctx)
     seat = t.seat_of(cmd.actor)
     if seat < 0:
         raise Refused("not_seated", "only the players seated at this table may do that")
@@ -252,7 +257,7 @@ async def _claim_absence(t: Table, cmd: table_pb2.TableCommand, ctx: Context,
 
 
 async def _rematch(t: Table, cmd: table_pb2.TableCommand, ctx: Context, seat: int) -> list[events_pb2.Event]:
-    if t.status != "over":
+    if t.status != "over" or t.rematch_closed:
         raise Refused("no_rematch", "a rematch follows a match played to its end")
     vote = envelope(cmd, ctx.now, rematch_voted=table_pb2.RematchVoted(seat=seat, accept=cmd.rematch.accept))
     humans = {i for i, p in enumerate(t.players) if not p.bot}
@@ -261,6 +266,48 @@ async def _rematch(t: Table, cmd: table_pb2.TableCommand, ctx: Context, seat: in
         return [vote, *await _start_match(t, cmd, ctx)]
     return [vote]
 
+
+def _timer(t: Table, seq: int, ctx: Context, after: float) -> None:
+    """A clock's timer fires only for the table as it was set from, and only once its time has come."""
+    if seq != t.seq:
+        raise Refused("stale_timer", "the table has moved since the timer was set")
+    if ctx.now - t.last_move < after:
+        raise Refused("not_due", "the time has not come yet")
+
+
+async def _turn_timeout(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[events_pb2.Event]:
+    match = _playing(t)
+    seconds = t.options.get("turn_seconds")
+    if not seconds:
+        raise Refused("no_turn_timer", "this table plays without a turn timer")
+    if match.round_over:
+        raise Refused("stale_timer", "nobody is on turn")
+    _timer(t, cmd.turn_timeout.seq, ctx, seconds)
+    seat, events = match.turn, list[events_pb2.Event]()
+    while not match.round_over and match.turn == seat and len(events) < 8:  # a draw may leave a pass to make
+        action = auto_action(match, seat)
+        decided = await ctx.rules.decide(match, action_to_pb(action, match.rs.family))
+        events += decided
+        match = evolve_match(match, ActionTaken(action))
+    return [_stamp(e, cmd, ctx.now) for e in events]
+
+
+async def _notice_absence(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[events_pb2.Event]:
+    match = _playing(t)
+    if match.round_over or t.absent_seat >= 0:
+        raise Refused("stale_timer", "nobody is keeping the table waiting")
+    _timer(t, cmd.notice_absence.seq, ctx, ctx.absence_seconds)
+    return [envelope(cmd, ctx.now, absence_noticed=table_pb2.AbsenceNoticed(seat=match.turn))]
+
+
+async def _close_rematch(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[events_pb2.Event]:
+    if t.status != "over" or t.rematch_closed:
+        raise Refused("stale_timer", "there is no rematch to close")
+    _timer(t, cmd.close_rematch.seq, ctx, ctx.rematch_seconds)
+    return [envelope(cmd, ctx.now, rematch_closed=table_pb2.RematchClosed())]
+
+
+_CLOCK = {"turn_timeout": _turn_timeout, "notice_absence": _notice_absence, "close_rematch": _close_rematch}
 
 _HANDLERS = {
     "leave": _leave, "fill_bots": _fill_bots, "start": _start, "act": _act, "next_round": _next_round,
@@ -288,7 +335,7 @@ def evolve(t: Table, seq: int, ev: events_pb2.Event) -> None:
     elif body == "match_started":
         t.match = new_match(make_ruleset(t.ruleset, t.options), len(t.players))
         t.match_no = ev.match_started.match_no
-        t.status, t.end_reason, t.winners, t.rematch = "playing", "", [], set()
+        t.status, t.end_reason, t.winners, t.rematch, t.rematch_closed = "playing", "", [], set(), False
     elif body == "round_dealt" and t.match is not None:
         t.match = evolve_match(t.match, _dealt(t.match, ev.round_dealt))
         t.round_no += 1
@@ -300,11 +347,20 @@ def evolve(t: Table, seq: int, ev: events_pb2.Event) -> None:
         t.status, t.end_reason, t.winners = "ended", ev.match_ended.reason, list(ev.match_ended.winners)
     elif body == "rematch_voted":
         (t.rematch.add if ev.rematch_voted.accept else t.rematch.discard)(ev.rematch_voted.seat)
-    t.last_move = ev.time.ToNanoseconds() / 1e9
+    elif body == "absence_noticed":
+        t.absent_seat = ev.absence_noticed.seat
+    elif body == "rematch_closed":
+        t.rematch_closed = True
+    if body not in _NOT_MOVES:
+        t.last_move = ev.time.ToNanoseconds() / 1e9
+        t.absent_seat = -1
     t.seq = seq
     t.commands[ev.command_id] = seq
     if len(t.commands) > RECENT_COMMANDS:
         t.commands.popitem(last=False)
+
+
+_NOT_MOVES = frozenset({"absence_noticed", "rematch_closed"})  # the clock's notes keep the clocks running
 
 
 def _dealt(match: State, d: events_pb2.RoundDealt) -> RoundDealt:

@@ -43,6 +43,7 @@ class Settings:
     cache_size: int = 10_000
     absence_seconds: float = 48 * 3600
     expiry_seconds: float = 7 * 24 * 3600
+    rematch_seconds: float = 3600
     concurrency: int = 256
 
 
@@ -104,8 +105,8 @@ class TableService:
         for _ in range(self.settings.retries):
             if cmd.command_id in t.commands:
                 return _done(t, cmd, [t.commands[cmd.command_id]])
-            ctx = Context(self.rules, self.clock(), self.new_token, self.new_seed,
-                          self.settings.absence_seconds, self.settings.expiry_seconds)
+            ctx = Context(self.rules, self.clock(), self.new_token, self.new_seed, self.settings.absence_seconds,
+                          self.settings.expiry_seconds, self.settings.rematch_seconds)
             try:
                 events = await decide(t, cmd, ctx)
             except Refused:

@@ -7,7 +7,7 @@ import uuid
 from maumau.v1 import table_pb2
 from services.rules.wire import option_to_pb
 from services.table.service import command_subject
-from tests.table.harness import act, platform
+from tests.table.harness import Platform, act, platform
 
 
 def _code(reply: table_pb2.CommandReply) -> str:
@@ -229,3 +229,59 @@ async def test_events_carry_the_trace_context_of_their_command(nats_url: str) ->
     assert stored.headers is not None
     assert stored.headers["traceparent"].split("-")[1] == trace_id
     assert stored.headers["Nats-Msg-Id"] == cmd.command_id
+
+
+async def _timed_table(p: Platform, seconds: int) -> str:
+    create = table_pb2.CreateTable(ruleset="colors108", seats=2)
+    create.options["turn_seconds"].CopyFrom(option_to_pb(seconds))
+    tid = "timed" + uuid.uuid4().hex[:6]
+    inv = (await p.send(tid, "alice", create=create)).done.invitation
+    await p.send(tid, "bob", join=table_pb2.JoinTable(invitation=inv))
+    await p.send(tid, "alice", start=table_pb2.StartMatch())
+    return tid
+
+
+async def test_the_turn_timer_plays_for_an_idle_player_once_its_time_has_come(nats_url: str) -> None:
+    async with platform(nats_url) as p:
+        tid = await _timed_table(p, 30)
+        t = await p.table(tid)
+        assert t.match is not None
+        idle = t.match.turn
+        early = await p.send(tid, "clock", turn_timeout=table_pb2.TurnTimeout(seq=t.seq))
+        p.clock.now += 30
+        stale = await p.send(tid, "clock", turn_timeout=table_pb2.TurnTimeout(seq=t.seq - 1))
+        fired = await p.send(tid, "clock", turn_timeout=table_pb2.TurnTimeout(seq=t.seq))
+        after = await p.table(tid)
+        actors = {ev.actor for ev in (await p.store.read(tid, t.seq))[0].batch.events}
+    assert _code(early) == "not_due" and _code(stale) == "stale_timer" and _code(fired) == "done"
+    assert after.match is not None and after.match.turn != idle and actors == {"clock"}
+
+
+async def test_absence_is_noticed_without_restarting_the_clocks(nats_url: str) -> None:
+    async with platform(nats_url) as p:
+        tid = await p.new_table(humans=("bob",), bots=False, seats=2)
+        t = await p.table(tid)
+        p.clock.now += 48 * 3600
+        noticed = await p.send(tid, "clock", notice_absence=table_pb2.NoticeAbsence(seq=t.seq))
+        t2 = await p.table(tid)
+        assert t2.match is not None
+        claim = await p.send(tid, t2.players[1 - t2.match.turn].identity, claim_absence=table_pb2.ClaimAbsence())
+    assert _code(noticed) == "done" and t2.absent_seat == t2.match.turn and t2.last_move == t.last_move
+    assert _code(claim) == "done"
+
+
+async def test_the_rematch_window_closes(nats_url: str) -> None:
+    async with platform(nats_url) as p:
+        tid = "rw" + uuid.uuid4().hex[:6]
+        create = table_pb2.CreateTable(ruleset="colors108", seats=2)
+        create.options["quick"].CopyFrom(option_to_pb(True))
+        await p.send(tid, "alice", create=create)
+        await p.send(tid, "alice", fill_bots=table_pb2.FillBots())
+        await p.send(tid, "alice", start=table_pb2.StartMatch())
+        while (await p.table(tid)).status == "playing":
+            await p.play_one(tid)
+        t = await p.table(tid)
+        p.clock.now += 3600
+        closed = await p.send(tid, "clock", close_rematch=table_pb2.CloseRematch(seq=t.seq))
+        vote = await p.send(tid, "alice", rematch=table_pb2.VoteRematch(accept=True))
+    assert _code(closed) == "done" and _code(vote) == "no_rematch"
