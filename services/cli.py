@@ -56,6 +56,14 @@ def _projector(args: argparse.Namespace) -> int:
     return 0
 
 
+def _clock_serve(args: argparse.Namespace) -> int:
+    from services.clock.main import serve_clock
+    from services.runtime.settings import Settings
+
+    run(serve_clock(Settings.from_env()))
+    return 0
+
+
 def _up(args: argparse.Namespace) -> int:
     from services.up import main
 
@@ -98,6 +106,10 @@ def parser() -> argparse.ArgumentParser:
     table = sub.add_parser("table", help="the table service (settings from NATS_URL, RULES_ADDR, …)")
     table_sub = table.add_subparsers(dest="table_command", required=True)
     table_sub.add_parser("serve", help="answer table commands").set_defaults(func=_table_serve)
+
+    clock = sub.add_parser("clock", help="timers: turn timer, absence, expiry, rematch window")
+    clock.add_subparsers(dest="clock_command", required=True).add_parser(
+        "serve", help="fire the tables' timers").set_defaults(func=_clock_serve)
 
     proj = sub.add_parser("projector", help="keep the SQL projections of the tables (DATABASE_URL)")
     proj.add_argument("--rebuild", action="store_true", help="drop the projections and replay the stream")

@@ -108,7 +108,8 @@ def _maumau(*args: str) -> list[str]:
     return [sys.executable, "-m", "services.cli", *args]
 
 
-def _children(data_dir: Path, quiet: bool, projector: bool) -> tuple[list[Child], dict[str, str]]:
+def _children(data_dir: Path, quiet: bool, projector: bool,
+              reactors: bool = True) -> tuple[list[Child], dict[str, str]]:
     """The processes of the platform, and the addresses they will answer on."""
     children: list[Child] = []
     nats_url = os.environ.get("NATS_URL")
@@ -132,15 +133,22 @@ def _children(data_dir: Path, quiet: bool, projector: bool) -> tuple[list[Child]
     if projector:
         children.append(Child("proj", _maumau("projector"), lambda: http_ready(projector_health),
                               {**env, "MAUMAU_HEALTH_PORT": str(projector_health)}))
+    if reactors:
+        clock_health = free_port()
+        children.append(Child("clock", _maumau("clock", "serve"), lambda: http_ready(clock_health),
+                              {**env, "MAUMAU_HEALTH_PORT": str(clock_health)}))
     return children, {"nats_url": nats_url, "database_url": database_url, "rules_addr": rules_addr}
 
 
 @contextlib.asynccontextmanager
 async def running_platform(data_dir: Path, quiet: bool = False,
                            projector: bool = True) -> AsyncIterator[tuple[dict[str, str], list[Child]]]:
-    """Start the services (in order, each ready before the next) and stop them all afterwards."""
+    """Start the services (in order, each ready before the next) and stop them all afterwards.
+
+    Without the projector (benchmarks of the table path) the reacting services stay off too.
+    """
     data_dir.mkdir(parents=True, exist_ok=True)
-    children, addresses = _children(data_dir, quiet, projector)
+    children, addresses = _children(data_dir, quiet, projector, reactors=projector)
     pumps = []
     try:
         for i, child in enumerate(children):
@@ -174,8 +182,9 @@ async def run(data_dir: Path) -> int:
     try:
         async with running_platform(data_dir) as (addresses, children):
             (data_dir / "run.json").write_text(json.dumps(addresses, indent=2) + "\n")
-            print("Mau-Mau Online is up: NATS JetStream, the rules service, the table service and the projector")
-            print("(the gateway and the web client join them as they are built). Addresses (also in .data/run.json):")
+            names = ", ".join(c.name for c in children)
+            print(f"Mau-Mau Online is up: {names} (the gateway and the web client join them as they are built).")
+            print("Addresses (also in .data/run.json):")
             for key, value in addresses.items():
                 print(f"  {key}: {value}")
             print("Ctrl-C stops everything.")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import OrderedDict
 
 from nats.errors import Error as NatsError
 from nats.errors import TimeoutError as NatsTimeout
@@ -14,7 +13,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from maumau.v1 import events_pb2
-from services.table import domain
+from services.table.folding import TableFolder
 from services.table.projections import PROJECTED, metadata, migrate, position, project
 from services.table.store import STREAM, SUBJECTS, EventStore
 
@@ -25,22 +24,8 @@ DURABLE = "projector"
 class Projector:
     def __init__(self, js: JetStreamContext, engine: AsyncEngine, cache_size: int = 2000):
         self.js = js
-        self.store = EventStore(js)
         self.engine = engine
-        self.tables: OrderedDict[str, domain.Table] = OrderedDict()
-        self.cache_size = cache_size
-
-    async def _table_before(self, table_id: str, seq: int) -> domain.Table:
-        t = self.tables.pop(table_id, None)
-        if t is None or t.seq >= seq:
-            t = domain.Table(table_id)
-            for stored in await self.store.read(table_id, 0, until=seq - 1):
-                for ev in stored.batch.events:
-                    domain.evolve(t, stored.seq, ev)
-        self.tables[table_id] = t
-        while len(self.tables) > self.cache_size:
-            self.tables.popitem(last=False)
-        return t
+        self.tables = TableFolder(EventStore(js), cache_size)
 
     async def apply(self, seq: int, table_id: str, batch: events_pb2.EventBatch) -> bool:
         """Project one stored batch; False when it was projected already."""
@@ -49,11 +34,11 @@ class Projector:
                 known = await position(conn)
                 if seq <= known:
                     return False
-                t = await self._table_before(table_id, seq)
+                t = await self.tables.before(table_id, seq)
                 await project(conn, t, seq, batch, known)
                 return True
         except Exception:
-            self.tables.pop(table_id, None)  # folded ahead of a transaction that did not commit
+            self.tables.forget(table_id)  # folded ahead of a transaction that did not commit
             raise
 
     async def run(self, batch: int = 200) -> None:

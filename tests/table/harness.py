@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -24,9 +25,18 @@ from services.table.store import EventStore
 
 @dataclass
 class Clock:
-    """Time that tests move by hand."""
+    """Time that tests move by hand: from a fixed start, or real time (``start=None``) shifted."""
 
-    now: float = 1_800_000_000.0
+    start: float | None = 1_800_000_000.0
+    offset: float = 0.0
+
+    @property
+    def now(self) -> float:
+        return (time.time() if self.start is None else self.start) + self.offset
+
+    @now.setter
+    def now(self, value: float) -> None:
+        self.offset += value - self.now
 
     def __call__(self) -> float:
         return self.now
@@ -89,13 +99,14 @@ def act(seat: int, do: str, **fields: Any) -> actions_pb2.Action:
 
 
 @asynccontextmanager
-async def platform(nats_url: str, replicas: int = 1, settings: Settings | None = None) -> AsyncIterator[Platform]:
+async def platform(nats_url: str, replicas: int = 1, settings: Settings | None = None,
+                   real_time: bool = False) -> AsyncIterator[Platform]:
     rules_server, port = await start_rules("127.0.0.1", 0)
     rules_addr = f"127.0.0.1:{port}"
     client = await nats.connect(nats_url, max_reconnect_attempts=-1, reconnect_time_wait=0.2)
     store = EventStore(client.jetstream())
     await store.ensure_stream()
-    clock = Clock()
+    clock = Clock(start=None) if real_time else Clock()
     p = Platform(nats_url, rules_addr, client, store, clock)
     conns: list[NATS] = []
     rules_clients: list[GrpcRules] = []

@@ -1,0 +1,26 @@
+"""``maumau clock serve``."""
+
+from __future__ import annotations
+
+import logging
+
+from services.clock.service import ClockService
+from services.clock.timers import Durations
+from services.runtime.lifecycle import connect, run_until_stopped, setup_logging
+from services.runtime.settings import Settings
+from services.table.store import EventStore
+
+log = logging.getLogger("maumau.clock")
+
+
+async def serve_clock(cfg: Settings) -> None:
+    setup_logging("clock")
+    nc = await connect(cfg.nats_url, "clock")
+    await EventStore(nc.jetstream(), replicas=cfg.stream_replicas).ensure_stream()
+    clock = ClockService(nc, Durations(cfg.absence_seconds, cfg.expiry_seconds, cfg.rematch_seconds),
+                         replicas=cfg.stream_replicas)
+    log.info("clock running (nats %s)", cfg.nats_url)
+    try:
+        await run_until_stopped(clock.run(), nc, cfg.health_port)
+    finally:
+        log.info("clock stopped")

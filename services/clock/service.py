@@ -1,0 +1,164 @@
+"""The clock service: timers derived from the stream, kept in a JetStream key-value bucket, fired as commands.
+
+Replicas share the work of reading the stream (one durable pull consumer, ``clock``):
+after each batch the table's running timers are written to the ``CLOCK`` bucket under
+the table's id, only ever moving forward in stream sequence. Every replica watches the
+whole bucket and fires what is due as a command whose id names the timer, so a timer
+fired by two replicas is stored once, and a timer the table has moved past is refused as
+stale. A restarted replica finds every pending timer in the bucket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from nats.aio.client import Client as NATS
+from nats.errors import Error as NatsError
+from nats.errors import TimeoutError as NatsTimeout
+from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy, KeyValueConfig, StorageType
+from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError
+from nats.js.kv import KeyValue
+
+from maumau.v1 import events_pb2, table_pb2
+from services.clock.timers import Durations, Timer, timers
+from services.table.folding import TableFolder
+from services.table.service import command_subject
+from services.table.store import STREAM, SUBJECTS, EventStore
+
+log = logging.getLogger("maumau.clock")
+BUCKET = "CLOCK"
+DURABLE = "clock"
+RETRY = 1.0  # seconds before a timer the table called early is tried again
+
+
+def _encode(seq: int, pending: list[Timer]) -> bytes:
+    return json.dumps({"seq": seq, "timers": [[x.kind, x.seq, x.due] for x in pending]}).encode()
+
+
+def _decode(table_id: str, raw: bytes) -> tuple[int, list[Timer]]:
+    d = json.loads(raw)
+    return int(d["seq"]), [Timer(kind, table_id, int(seq), float(due)) for kind, seq, due in d["timers"]]
+
+
+@dataclass
+class ClockService:
+    nc: NATS
+    durations: Durations = field(default_factory=Durations)
+    replicas: int = 1
+    now: Callable[[], float] = time.time
+    pending: dict[str, list[Timer]] = field(default_factory=dict)
+    fired: int = 0
+
+    def __post_init__(self) -> None:
+        self.js = self.nc.jetstream()
+        self.folder = TableFolder(EventStore(self.js))
+        self.changed = asyncio.Event()
+
+    async def bucket(self) -> KeyValue:
+        try:
+            return await self.js.key_value(BUCKET)
+        except NatsError:
+            return await self.js.create_key_value(KeyValueConfig(bucket=BUCKET, history=1, storage=StorageType.FILE,
+                                                                 replicas=self.replicas))
+
+    async def run(self) -> None:
+        """Read the stream, watch the bucket and fire timers until cancelled."""
+        kv = await self.bucket()
+        await asyncio.gather(self._consume(kv), self._watch(kv), self._fire())
+
+    async def _consume(self, kv: KeyValue) -> None:
+        config = ConsumerConfig(durable_name=DURABLE, deliver_policy=DeliverPolicy.ALL,
+                                ack_policy=AckPolicy.EXPLICIT, filter_subject=SUBJECTS)
+        while True:
+            try:
+                psub = await self.js.pull_subscribe(SUBJECTS, durable=DURABLE, stream=STREAM, config=config)
+                while True:
+                    try:
+                        msgs = await psub.fetch(100, timeout=1)
+                    except NatsTimeout:
+                        continue
+                    for msg in msgs:
+                        table_id = msg.subject.rsplit(".", 1)[-1]
+                        t = await self.folder.after(table_id, msg.metadata.sequence.stream,
+                                                    events_pb2.EventBatch.FromString(msg.data))
+                        await self._record(kv, table_id, t.seq, timers(t, self.durations))
+                        await msg.ack()
+            except (NatsError, OSError) as e:
+                log.warning("clock paused reading the stream (%s); resuming", e or type(e).__name__)
+                await asyncio.sleep(0.5)
+
+    async def _record(self, kv: KeyValue, table_id: str, seq: int, running: list[Timer]) -> None:
+        """Write the table's timers unless the bucket already holds a later state of the table."""
+        while True:
+            try:
+                entry = await kv.get(table_id)
+            except KeyNotFoundError:
+                try:
+                    await kv.create(table_id, _encode(seq, running))
+                    return
+                except KeyWrongLastSequenceError:
+                    continue
+            if entry.value is not None and _decode(table_id, entry.value)[0] >= seq:
+                return
+            try:
+                await kv.update(table_id, _encode(seq, running), last=entry.revision)
+                return
+            except KeyWrongLastSequenceError:
+                continue
+
+    async def _watch(self, kv: KeyValue) -> None:
+        while True:
+            try:
+                watcher = await kv.watchall()
+                async for entry in watcher:
+                    if entry is None or entry.value is None:
+                        continue
+                    self.pending[entry.key] = _decode(entry.key, entry.value)[1]
+                    self.changed.set()
+            except (NatsError, OSError) as e:
+                log.warning("clock paused watching timers (%s); resuming", e or type(e).__name__)
+                await asyncio.sleep(0.5)
+
+    async def _fire(self) -> None:
+        while True:
+            due = [x for xs in self.pending.values() for x in xs]
+            soonest = min((x.due for x in due), default=None)
+            wait = 3600.0 if soonest is None else max(0.0, soonest - self.now())
+            if wait > 0:
+                self.changed.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.changed.wait(), min(wait, 60.0))
+                continue
+            now = self.now()
+            await asyncio.gather(*(self._fire_one(x) for x in due if x.due <= now))
+
+    async def _fire_one(self, timer: Timer) -> None:
+        try:
+            raw = await self.nc.request(command_subject(timer.table_id), timer.command().SerializeToString(),
+                                        timeout=10)
+            reply = table_pb2.CommandReply.FromString(raw.data)
+        except (NatsError, OSError) as e:
+            log.warning("timer %s not delivered (%s); trying again", timer.command_id, e or type(e).__name__)
+            self._postpone(timer)
+            return
+        code = reply.refusal.code if reply.WhichOneof("result") == "refusal" else "done"
+        if code in ("not_due", "unavailable"):
+            self._postpone(timer)
+            return
+        self.fired += code == "done"
+        log.info("timer %s: %s", timer.command_id, code)
+        self._drop(timer)
+
+    def _drop(self, timer: Timer) -> None:
+        running = self.pending.get(timer.table_id, [])
+        self.pending[timer.table_id] = [x for x in running if x != timer]
+
+    def _postpone(self, timer: Timer) -> None:
+        self._drop(timer)
+        self.pending[timer.table_id].append(Timer(timer.kind, timer.table_id, timer.seq, self.now() + RETRY))

@@ -1,0 +1,64 @@
+"""Which timers a table has running, derived from the table alone (pure).
+
+>>> from services.table.domain import Table
+>>> t = Table("t1", status="lobby", last_move=100.0, seq=3)
+>>> [(x.kind, x.due) for x in timers(t, Durations(absence=10, expiry=50, rematch=5))]
+[('expiry', 150.0)]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from maumau.v1 import table_pb2
+from services.table.domain import Table
+
+
+@dataclass(frozen=True)
+class Durations:
+    absence: float = 48 * 3600
+    expiry: float = 7 * 24 * 3600
+    rematch: float = 3600
+
+
+@dataclass(frozen=True)
+class Timer:
+    kind: str  # turn, absence, expiry, rematch
+    table_id: str
+    seq: int  # the table's last sequence when the timer was set: a later move makes it stale
+    due: float
+
+    @property
+    def command_id(self) -> str:
+        """The same timer always fires the same command: replicas firing it twice store it once."""
+        return f"clock:{self.kind}:{self.table_id}:{self.seq}"
+
+    def command(self) -> table_pb2.TableCommand:
+        cmd = table_pb2.TableCommand(command_id=self.command_id, table_id=self.table_id, actor="clock",
+                                     actor_name="Relógio")
+        if self.kind == "turn":
+            cmd.turn_timeout.seq = self.seq
+        elif self.kind == "absence":
+            cmd.notice_absence.seq = self.seq
+        elif self.kind == "rematch":
+            cmd.close_rematch.seq = self.seq
+        else:
+            cmd.expire.SetInParent()
+        return cmd
+
+
+def timers(t: Table, d: Durations) -> list[Timer]:
+    """The timers running at table ``t`` as it stands."""
+    if t.status in ("none", "ended"):
+        return []
+    out = [Timer("expiry", t.table_id, t.seq, t.last_move + d.expiry)]
+    match = t.match
+    if t.status == "playing" and match is not None and not match.round_over:
+        turn_seconds = t.options.get("turn_seconds")
+        if turn_seconds:
+            out.append(Timer("turn", t.table_id, t.seq, t.last_move + turn_seconds))
+        if t.absent_seat < 0:
+            out.append(Timer("absence", t.table_id, t.seq, t.last_move + d.absence))
+    if t.status == "over" and not t.rematch_closed:
+        out.append(Timer("rematch", t.table_id, t.seq, t.last_move + d.rematch))
+    return sorted(out, key=lambda x: x.due)

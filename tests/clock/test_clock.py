@@ -1,0 +1,97 @@
+"""The clock over real NATS: timers from the stream, fired as commands, surviving restarts."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import uuid
+from collections.abc import AsyncIterator, Callable
+
+import nats
+
+from maumau.v1 import table_pb2
+from services.clock.service import ClockService
+from services.clock.timers import Durations
+from services.rules.wire import option_to_pb
+from services.table.domain import Table
+from services.table.service import Settings
+from tests.table.harness import Platform, platform
+
+FAST = Settings(absence_seconds=1.0, expiry_seconds=2.5, rematch_seconds=1.0)
+DURATIONS = Durations(absence=1.0, expiry=2.5, rematch=1.0)
+
+
+@contextlib.asynccontextmanager
+async def clock(nats_url: str) -> AsyncIterator[ClockService]:
+    nc = await nats.connect(nats_url)
+    service = ClockService(nc, DURATIONS)
+    task = asyncio.create_task(service.run())
+    try:
+        yield service
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        await nc.close()
+
+
+async def _until(p: Platform, table_id: str, check: Callable[[Table], bool], seconds: float = 10) -> Table:
+    for _ in range(int(seconds * 20)):
+        t = await p.table(table_id)
+        if check(t):
+            return t
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"table {table_id} never got there: {t.status}")
+
+
+async def _two_humans(p: Platform, **options: object) -> str:
+    tid = "c" + uuid.uuid4().hex[:8]
+    create = table_pb2.CreateTable(ruleset="colors108", seats=2)
+    for key, value in options.items():
+        create.options[key].CopyFrom(option_to_pb(value))
+    inv = (await p.send(tid, "alice", create=create)).done.invitation
+    await p.send(tid, "bob", join=table_pb2.JoinTable(invitation=inv))
+    await p.send(tid, "alice", start=table_pb2.StartMatch())
+    return tid
+
+
+async def test_the_turn_timer_plays_for_an_idle_player(nats_url: str) -> None:
+    async with platform(nats_url, settings=Settings(), real_time=True) as p, clock(nats_url):
+        tid = await _two_humans(p, turn_seconds=1)
+        start = await p.table(tid)
+        assert start.match is not None
+        idle = start.match.turn
+        moved = await _until(p, tid, lambda t: t.match is not None and t.match.turn != idle)
+        stored = await p.store.read(tid, start.seq)
+    assert moved.match is not None and stored and stored[0].batch.events[0].actor == "clock"
+
+
+async def test_a_human_seat_is_waited_for_without_a_turn_timer(nats_url: str) -> None:
+    async with platform(nats_url, settings=Settings(), real_time=True) as p, clock(nats_url):
+        tid = await _two_humans(p)
+        seq = (await p.table(tid)).seq
+        await asyncio.sleep(1.5)
+        assert (await p.table(tid)).seq == seq
+
+
+async def test_absence_then_expiry_fire_and_survive_a_clock_restart(nats_url: str) -> None:
+    async with platform(nats_url, settings=FAST, real_time=True) as p:
+        async with clock(nats_url):
+            tid = await _two_humans(p)
+            await asyncio.sleep(0.3)  # the timers are recorded; then the clock goes away
+        async with clock(nats_url):
+            noticed = await _until(p, tid, lambda t: t.absent_seat >= 0)
+            ended = await _until(p, tid, lambda t: t.status == "ended")
+    assert noticed.match is not None and noticed.absent_seat == noticed.match.turn
+    assert ended.end_reason == "expired" and ended.winners == []
+
+
+async def test_two_clock_replicas_fire_a_timer_once(nats_url: str) -> None:
+    async with platform(nats_url, settings=FAST, real_time=True) as p, clock(nats_url), clock(nats_url):
+        tid = "x" + uuid.uuid4().hex[:8]
+        await p.send(tid, "alice", create=table_pb2.CreateTable(ruleset="classic32", seats=2))
+        await _until(p, tid, lambda t: t.status == "ended")
+        await asyncio.sleep(0.5)
+        ids = [s.batch.events[0].command_id for s in await p.store.read(tid)]
+    assert len(ids) == 2 and ids[1].startswith("clock:expiry:")
+
+
