@@ -48,6 +48,14 @@ def _table_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _chat_serve(args: argparse.Namespace) -> int:
+    from services.chat.main import serve_chat
+    from services.runtime.settings import Settings
+
+    run(serve_chat(Settings.from_env()))
+    return 0
+
+
 def _projector(args: argparse.Namespace) -> int:
     from services.runtime.settings import Settings
     from services.table.main import run_projector
@@ -64,6 +72,14 @@ def _clock_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bots_serve(args: argparse.Namespace) -> int:
+    from services.bots.main import serve_bots
+    from services.runtime.settings import Settings
+
+    run(serve_bots(Settings.from_env()))
+    return 0
+
+
 def _up(args: argparse.Namespace) -> int:
     from services.up import main
 
@@ -74,6 +90,13 @@ def _bench_rules(args: argparse.Namespace) -> int:
     from services.rules.bench import run
 
     print(run(args.ruleset, args.players, args.seconds, args.seed))
+    return 0
+
+
+def _bench_bots(args: argparse.Namespace) -> int:
+    from services.bots.bench import run
+
+    print(run(args.ruleset, args.players, args.games, args.ms_per_move, args.seed))
     return 0
 
 
@@ -111,6 +134,14 @@ def parser() -> argparse.ArgumentParser:
     clock.add_subparsers(dest="clock_command", required=True).add_parser(
         "serve", help="fire the tables' timers").set_defaults(func=_clock_serve)
 
+    chat = sub.add_parser("chat", help="the chat service (NATS_URL, MAUMAU_CHAT_MAX_CHARS, MAUMAU_CHAT_RATE, …)")
+    chat_sub = chat.add_subparsers(dest="chat_command", required=True)
+    chat_sub.add_parser("serve", help="answer chat lines").set_defaults(func=_chat_serve)
+
+    bots = sub.add_parser("bots", help="the bots: they play their seats like people")
+    bots.add_subparsers(dest="bots_command", required=True).add_parser(
+        "serve", help="play the bots' seats").set_defaults(func=_bots_serve)
+
     proj = sub.add_parser("projector", help="keep the SQL projections of the tables (DATABASE_URL)")
     proj.add_argument("--rebuild", action="store_true", help="drop the projections and replay the stream")
     proj.set_defaults(func=_projector)
@@ -123,6 +154,13 @@ def parser() -> argparse.ArgumentParser:
     br.add_argument("--seconds", type=float, default=5.0)
     br.add_argument("--seed", type=int, default=1)
     br.set_defaults(func=_bench_rules)
+    bb = bench_sub.add_parser("bots", help="the strong bot against random players and weak bots, through the engine")
+    bb.add_argument("--ruleset", default="classic52")
+    bb.add_argument("--players", type=int, default=4)
+    bb.add_argument("--games", type=int, default=1000)
+    bb.add_argument("--ms-per-move", type=float, default=10.0)
+    bb.add_argument("--seed", type=int, default=1)
+    bb.set_defaults(func=_bench_bots)
     bt = bench_sub.add_parser("table", help="random legal games through NATS, the table and rules services")
     bt.add_argument("--tables", type=int, default=100)
     bt.add_argument("--seconds", type=float, default=10.0)

@@ -130,6 +130,9 @@ def _children(data_dir: Path, quiet: bool, projector: bool,
         Child("table", _maumau("table", "serve"), lambda: http_ready(table_health),
               {**env, "MAUMAU_HEALTH_PORT": str(table_health)}),
     ]
+    chat_health = free_port()
+    children.append(Child("chat", _maumau("chat", "serve"), lambda: http_ready(chat_health),
+                          {**env, "MAUMAU_HEALTH_PORT": str(chat_health)}))
     if projector:
         children.append(Child("proj", _maumau("projector"), lambda: http_ready(projector_health),
                               {**env, "MAUMAU_HEALTH_PORT": str(projector_health)}))
@@ -137,6 +140,9 @@ def _children(data_dir: Path, quiet: bool, projector: bool,
         clock_health = free_port()
         children.append(Child("clock", _maumau("clock", "serve"), lambda: http_ready(clock_health),
                               {**env, "MAUMAU_HEALTH_PORT": str(clock_health)}))
+        bots_health = free_port()
+        children.append(Child("bots", _maumau("bots", "serve"), lambda: http_ready(bots_health),
+                              {**env, "MAUMAU_HEALTH_PORT": str(bots_health)}))
     return children, {"nats_url": nats_url, "database_url": database_url, "rules_addr": rules_addr}
 
 

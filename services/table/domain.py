@@ -128,7 +128,7 @@ async def decide(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[ev
     if kind in _CLOCK:
         return await _CLOCK[kind](t, cmd, ctx)
     seat = t.seat_of(cmd.actor)
-    if seat < 0:
+    if seat < 0 and not (cmd.actor == t.creator and kind in _CREATOR_ONLY):
         raise Refused("not_seated", "only the players seated at this table may do that")
     handler = _HANDLERS.get(kind)
     if handler is None:
@@ -147,7 +147,7 @@ def _create(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[events_
         raise Refused("bad_options", str(e)) from None
     creator = table_pb2.Player(identity=cmd.actor, name=cmd.actor_name or "Jogador 1")
     created = table_pb2.TableCreated(ruleset=c.ruleset, options=c.options, seats=c.seats, creator=creator,
-                                     invitation=ctx.new_token())
+                                     invitation=ctx.new_token(), creator_watches=c.watch)
     return [envelope(cmd, ctx.now, table_created=created)]
 
 
@@ -309,6 +309,8 @@ async def _close_rematch(t: Table, cmd: table_pb2.TableCommand, ctx: Context) ->
 
 _CLOCK = {"turn_timeout": _turn_timeout, "notice_absence": _notice_absence, "close_rematch": _close_rematch}
 
+_CREATOR_ONLY = frozenset({"fill_bots", "start"})  # what a creator who only watches may still do
+
 _HANDLERS = {
     "leave": _leave, "fill_bots": _fill_bots, "start": _start, "act": _act, "next_round": _next_round,
     "give_up": _give_up, "claim_absence": _claim_absence, "rematch": _rematch,
@@ -322,7 +324,7 @@ def evolve(t: Table, seq: int, ev: events_pb2.Event) -> None:
         c = ev.table_created
         t.ruleset, t.options, t.capacity = c.ruleset, options_from_pb(c.options), c.seats
         t.invitation, t.creator = c.invitation, c.creator.identity
-        t.players = [Player(c.creator.identity, c.creator.name)]
+        t.players = [] if c.creator_watches else [Player(c.creator.identity, c.creator.name)]
         t.status = "lobby"
     elif body == "player_joined":
         p = ev.player_joined.player

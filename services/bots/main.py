@@ -1,0 +1,27 @@
+"""``maumau bots serve``."""
+
+from __future__ import annotations
+
+import logging
+import os
+
+from services.bots.service import BotSettings, BotsService
+from services.runtime.lifecycle import connect, run_until_stopped, setup_logging
+from services.runtime.settings import Settings
+from services.table.store import EventStore
+
+log = logging.getLogger("maumau.bots")
+
+
+async def serve_bots(cfg: Settings) -> None:
+    setup_logging("bots")
+    nc = await connect(cfg.nats_url, "bots")
+    await EventStore(nc.jetstream(), replicas=cfg.stream_replicas).ensure_stream()
+    settings = BotSettings(think_seconds=float(os.environ.get("MAUMAU_BOT_THINK_SECONDS", "1.2")),
+                           budget_ms=float(os.environ.get("MAUMAU_BOT_BUDGET_MS", "100")))
+    log.info("bots playing (nats %s, think %.1f s, search %.0f ms)", cfg.nats_url, settings.think_seconds,
+             settings.budget_ms)
+    try:
+        await run_until_stopped(BotsService(nc, settings).run(), nc, cfg.health_port)
+    finally:
+        log.info("bots stopped")

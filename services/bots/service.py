@@ -1,0 +1,136 @@
+"""The bots service: reads the tables' stream and plays the bots' seats through the table service.
+
+Replicas share one durable pull consumer (``bots``). For each stored batch, every bot seat
+that may act (its turn, or an out-of-turn chance: a challenge, a quick action, an opening
+burn) decides from **its own seat's knowledge only** and sends the command like a player,
+with a command id made of the stream position: a redelivered batch can never make a bot
+act twice. At a table of bots only, a bot also starts the next round. A batch is
+acknowledged only once its commands were answered, so a crashed replica's work is redone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from dataclasses import dataclass, field
+
+from nats.aio.client import Client as NATS
+from nats.aio.msg import Msg
+from nats.errors import Error as NatsError
+from nats.errors import TimeoutError as NatsTimeout
+from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
+
+from maumau.v1 import events_pb2, table_pb2
+from services.bots.play import decide, may_act
+from services.rules.state import State
+from services.rules.wire import action_to_pb
+from services.table.domain import Table
+from services.table.folding import TableFolder
+from services.table.service import command_subject
+from services.table.store import STREAM, SUBJECTS, EventStore
+
+log = logging.getLogger("maumau.bots")
+DURABLE = "bots"
+
+
+@dataclass
+class BotSettings:
+    think_seconds: float = 1.2  # a natural pause before a bot acts, so people can follow the game
+    budget_ms: float = 100.0  # the strongest bot's search time per move
+    concurrency: int = 64
+
+
+@dataclass
+class Turn:
+    """A command a bot may send, and for a game action the moment it decides from."""
+
+    command: table_pb2.TableCommand
+    state: State | None = None
+    seat: int = -1
+    level: str = ""
+
+
+@dataclass
+class BotsService:
+    nc: NATS
+    settings: BotSettings = field(default_factory=BotSettings)
+    seed: int | None = None
+    sent: int = 0
+
+    def __post_init__(self) -> None:
+        self.js = self.nc.jetstream()
+        self.folder = TableFolder(EventStore(self.js))
+        self.rng = random.Random(self.seed)
+
+    async def run(self) -> None:
+        """Play until cancelled (resumes at the durable consumer's position)."""
+        config = ConsumerConfig(durable_name=DURABLE, deliver_policy=DeliverPolicy.ALL,
+                                ack_policy=AckPolicy.EXPLICIT, filter_subject=SUBJECTS,
+                                max_ack_pending=self.settings.concurrency * 4,
+                                ack_wait=max(5.0, 4 * self.settings.think_seconds))  # a crashed replica's work returns soon
+        limit = asyncio.Semaphore(self.settings.concurrency)
+        while True:
+            try:
+                psub = await self.js.pull_subscribe(SUBJECTS, durable=DURABLE, stream=STREAM, config=config)
+                while True:
+                    try:
+                        msgs = await psub.fetch(self.settings.concurrency, timeout=1)
+                    except NatsTimeout:
+                        continue
+                    for msg in msgs:
+                        table_id = msg.subject.rsplit(".", 1)[-1]
+                        seq = msg.metadata.sequence.stream
+                        t = await self.folder.after(table_id, seq, events_pb2.EventBatch.FromString(msg.data))
+                        turns = self.turns(t, seq)
+                        await limit.acquire()
+                        task = asyncio.create_task(self._act(msg, turns))
+                        task.add_done_callback(lambda _: limit.release())
+            except (NatsError, OSError) as e:
+                log.warning("bots paused (%s); resuming", e or type(e).__name__)
+                await asyncio.sleep(0.5)
+
+    def turns(self, t: Table, seq: int) -> list[Turn]:
+        """The bot seats that may act at ``t`` after the batch at ``seq``, each with its own copy of the moment."""
+        match = t.match
+        if t.status != "playing" or match is None:
+            return []
+        bots = [i for i, p in enumerate(t.players) if p.bot]
+        if match.round_over:
+            if bots and len(bots) == len(t.players):
+                return [Turn(self._command(t, seq, bots[0], "next", next_round=table_pb2.NextRound()))]
+            return []
+        return [Turn(self._command(t, seq, seat, "act"), match.copy(), seat, t.players[seat].level)
+                for seat in bots if may_act(match, seat)]
+
+    def _command(self, t: Table, seq: int, seat: int, what: str, **command: object) -> table_pb2.TableCommand:
+        player = t.players[seat]
+        return table_pb2.TableCommand(command_id=f"bot:{t.table_id}:{seq}:{seat}:{what}", table_id=t.table_id,
+                                      actor=player.identity, actor_name=player.name, **command)
+
+    def _decide(self, turn: Turn) -> table_pb2.TableCommand | None:
+        if turn.state is None:
+            return turn.command
+        action = decide(turn.state, turn.seat, turn.level, random.Random(self.rng.random()), self.settings.budget_ms)
+        if action is None:
+            return None
+        turn.command.act.CopyFrom(action_to_pb(action, turn.state.rs.family))
+        return turn.command
+
+    async def _act(self, msg: Msg, turns: list[Turn]) -> None:
+        try:
+            if turns and self.settings.think_seconds:
+                await asyncio.sleep(self.rng.uniform(0.5, 1.5) * self.settings.think_seconds)
+            for turn in turns:
+                cmd = await asyncio.to_thread(self._decide, turn)  # the search must not stall the other tables
+                if cmd is None:
+                    continue
+                raw = await self.nc.request(command_subject(cmd.table_id), cmd.SerializeToString(), timeout=10)
+                reply = table_pb2.CommandReply.FromString(raw.data)
+                if reply.WhichOneof("result") == "done":
+                    self.sent += 1
+                else:
+                    log.info("bot %s: %s", cmd.command_id, reply.refusal.code)
+            await msg.ack()
+        except (NatsError, OSError) as e:
+            log.warning("bot commands not answered (%s); the batch will come again", e or type(e).__name__)
