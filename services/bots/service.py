@@ -68,7 +68,7 @@ class BotsService:
         config = ConsumerConfig(durable_name=DURABLE, deliver_policy=DeliverPolicy.ALL,
                                 ack_policy=AckPolicy.EXPLICIT, filter_subject=SUBJECTS,
                                 max_ack_pending=self.settings.concurrency * 4,
-                                ack_wait=max(5.0, 4 * self.settings.think_seconds))  # a crashed replica's work returns soon
+                                ack_wait=max(5.0, 4 * self.settings.think_seconds))  # a dead replica's work returns
         limit = asyncio.Semaphore(self.settings.concurrency)
         while True:
             try:
