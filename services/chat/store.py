@@ -1,0 +1,97 @@
+"""The chat stream: one subject per table in one JetStream stream that keeps the last 100 lines.
+
+``max_msgs_per_subject`` makes the stream itself the history: whatever is on a table's
+subject is that table's last lines, in order, so joining is reading the subject and there
+is nothing to trim or project. Lines are published with ``Nats-Msg-Id`` = the command id,
+so a re-sent line is stored once (within the duplicate window).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from nats.js import JetStreamContext
+from nats.js.api import DiscardPolicy, StorageType, StreamConfig
+from nats.js.errors import APIError, BadRequestError, NotFoundError
+
+from maumau.v1 import chat_pb2
+
+STREAM = "CHAT"
+SUBJECTS = "chat.*"
+HISTORY = 100  # lines kept per table
+
+
+def subject(table_id: str) -> str:
+    return f"chat.{table_id}"
+
+
+@dataclass(frozen=True)
+class StoredLine:
+    seq: int
+    line: chat_pb2.ChatLine
+
+
+async def ensure_stream(js: JetStreamContext, replicas: int = 1, duplicate_window: float = 120.0) -> None:
+    config = StreamConfig(name=STREAM, subjects=[SUBJECTS], storage=StorageType.FILE, num_replicas=replicas,
+                          max_msgs_per_subject=HISTORY, discard=DiscardPolicy.OLD,
+                          duplicate_window=duplicate_window, allow_direct=True)
+    try:
+        await js.add_stream(config)
+    except BadRequestError:
+        await js.update_stream(config)
+
+
+async def append(js: JetStreamContext, line: chat_pb2.ChatLine,
+                 headers: dict[str, str] | None = None) -> tuple[int, bool]:
+    """Store ``line`` on its table's subject; returns (sequence, was a duplicate of an earlier command)."""
+    h = {"Nats-Msg-Id": line.command_id, **(headers or {})}
+    ack = await js.publish(subject(line.table_id), line.SerializeToString(), stream=STREAM, headers=h)
+    return ack.seq, bool(ack.duplicate)
+
+
+async def line_at(js: JetStreamContext, seq: int) -> chat_pb2.ChatLine | None:
+    """The line stored at ``seq``, if the stream still keeps it."""
+    try:
+        msg = await js.get_msg(STREAM, seq=seq, direct=True)
+    except NotFoundError:
+        return None
+    return chat_pb2.ChatLine.FromString(msg.data) if msg.data else None
+
+
+async def read(js: JetStreamContext, table_id: str, after: int = 0, timeout: float = 5.0) -> list[StoredLine]:
+    """The table's stored lines after stream sequence ``after`` (at most the last 100), in order.
+
+    One batched direct get (NATS ≥ 2.11): the stream answers with every line and an
+    end-of-batch status, one round trip instead of one per line (5 ms instead of 25–50 ms
+    for 100 lines here).
+    """
+    nc = js._nc  # nats-py has no batched direct get: the request is made on the context's connection
+    out: list[StoredLine] = []
+    inbox = nc.new_inbox()
+    sub = await nc.subscribe(inbox)
+    try:
+        pending = True
+        while pending:
+            request = {"seq": (out[-1].seq if out else after) + 1, "next_by_subj": subject(table_id), "batch": HISTORY}
+            await nc.publish(f"{js._prefix}.DIRECT.GET.{STREAM}", json.dumps(request).encode(), reply=inbox)
+            while True:
+                msg = await sub.next_msg(timeout=timeout)
+                headers = msg.headers or {}
+                status = headers.get("Status")
+                if status == "404":  # nothing (more) on the subject
+                    return out
+                if status == "204":  # end of the batch
+                    pending = int(headers.get("Nats-Num-Pending", "0")) > 0
+                    break
+                if status or "Nats-Sequence" not in headers:
+                    raise APIError(code=int(status or 0), description=headers.get("Description", ""))
+                out.append(StoredLine(int(headers["Nats-Sequence"]), chat_pb2.ChatLine.FromString(msg.data)))
+        return out
+    finally:
+        await sub.unsubscribe()
+
+
+async def history(js: JetStreamContext, table_id: str) -> list[chat_pb2.ChatLine]:
+    """The table's last lines (at most 100), oldest first: what someone joining the table is shown."""
+    return [s.line for s in await read(js, table_id)]
