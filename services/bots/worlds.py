@@ -1,0 +1,173 @@
+"""Hypothetical worlds for the strong bot: determinize a seat's knowledge and play it out.
+
+``sample_world`` deals the cards the seat has not seen (``knowledge.unseen``) at random
+into the other hands (with their known sizes) and the stock, and rebuilds a full engine
+``State`` around them from the public facts of the knowledge. That state is a guess, never
+the real one: the real state is not reachable from a knowledge. ``rollout`` then plays the
+guess to the end of the round (or a step limit) through the engine's ``legal_actions`` and
+``apply`` with a fast policy: play when possible (a Jack or wild last), always announce.
+
+>>> import random
+>>> from services.rules.decider import deal, evolve
+>>> from services.rules.engine import new_match
+>>> from services.bots.knowledge import knowledge_from
+>>> s0 = new_match("colors108", 4)
+>>> k = knowledge_from(evolve(s0, deal(s0, seed="22" * 32, table_id="t", round_no=0)), 2)
+>>> rng = random.Random(1)
+>>> w = sample_world(k, rng, World.prepare(k))
+>>> sorted(w.hands[2]) == list(k.hand), [len(h) for h in w.hands] == list(k.hand_sizes)
+(True, True)
+>>> 0.0 <= rollout(w, 2, rng) <= 1.0
+True
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from services.bots.knowledge import PHASES, SeatKnowledge, rules, unseen
+from services.rules.actions import BURN, CHALLENGE, CHALLENGE_WILD, DOUBLE, DRAW, PASS, PLAY, QUICK, Action
+from services.rules.cards import R9, V_PLUS2, WILD
+from services.rules.engine import apply, legal_actions
+from services.rules.rulesets import Colors108
+from services.rules.state import DRAWN, NINE, PLUS2, SEVEN, WILD4, State
+
+
+@dataclass(frozen=True)
+class World:
+    """What every sample of one knowledge shares: a template state without hidden cards, and the unseen cards."""
+
+    template: State
+    unseen: tuple[int, ...]
+    others: tuple[int, ...]  # the other seats in the round holding cards, in seat order
+
+    @staticmethod
+    def prepare(k: SeatKnowledge) -> World:
+        t = _template(k)
+        others = tuple(i for i in range(k.players) if i != k.seat and k.in_round[i] and k.hand_sizes[i])
+        return World(t, tuple(unseen(k)), others)
+
+
+def _pending_kind(k: SeatKnowledge) -> int:
+    if not k.pending:
+        return 0
+    if isinstance(rules(k), Colors108):
+        return PLUS2 if k.top & 15 == V_PLUS2 else WILD4
+    if rules(k).nine_draws and k.top & 15 == R9:
+        return NINE
+    return SEVEN
+
+
+def _drawn_card(k: SeatKnowledge) -> int:
+    """The card this seat drew this turn, as far as it matters: the one its legal plays show."""
+    if PHASES.index(k.phase) != DRAWN or not k.hand:
+        return -1
+    plays = [a.card for a in k.legal if a.kind == PLAY]
+    return plays[0] if plays else k.hand[-1]
+
+
+def _template(k: SeatKnowledge) -> State:
+    """A state with every public fact of ``k`` set and the hidden cards left out."""
+    rs = rules(k)
+    s = State(rs, k.players, list(k.scores), k.rounds_played)
+    s.active = list(k.in_round)
+    s.hands = [[] for _ in range(k.players)]
+    s.hands[k.seat] = list(k.hand)
+    s.discard = list(k.discard)
+    s.turn, s.direction, s.follow = k.turn, k.direction, k.follow
+    s.pending, s.pending_kind = k.pending, _pending_kind(k)
+    s.chain = k.pending // 2 if s.pending_kind == SEVEN else 0
+    s.phase = PHASES.index(k.phase)
+    s.drawn_card = _drawn_card(k)
+    s.opening = rs.has_burns and len(k.discard) == 1 and all(
+        n == rs.hand_size for n, a in zip(k.hand_sizes, k.in_round, strict=True) if a)
+    s.burn_announced = k.phase == "burned" and not any(a.announce for a in k.legal)
+    s.mau_offender, s.mau_guard = k.missed_call, k.turn
+    if s.pending_kind == WILD4:
+        s.w4_seat = s.previous_seat(k.turn)
+    s.finisher = next((i for i in range(k.players) if k.in_round[i] and not k.hand_sizes[i]), -1)
+    s.dealer = k.dealer
+    s.first = s.next_seat(k.dealer)
+    s.tiebreak = [] if all(k.in_round) else [i for i in range(k.players) if k.in_round[i]]
+    s.round_over = False
+    return s
+
+
+def sample_world(k: SeatKnowledge, rng: random.Random, world: World) -> State:
+    """One determinization: the unseen cards dealt at random to the other hands and the stock."""
+    s = world.template.copy()
+    pool = list(world.unseen)
+    rng.shuffle(pool)
+    at = 0
+    for i in world.others:
+        n = k.hand_sizes[i]
+        s.hands[i] = pool[at:at + n]
+        at += n
+    s.stock = pool[at:]
+    s.seed = f"{rng.getrandbits(256):064x}"
+    if s.pending_kind == WILD4:
+        s.w4_bluff = _was_bluff(s)
+    return s
+
+
+def _was_bluff(s: State) -> bool:
+    """Whether the W+4 on top was played holding the colour in force under it (as far as the pile shows)."""
+    under = s.discard[-2] if len(s.discard) > 1 else -1
+    colour = under >> 4 if under >= 0 and under >> 4 != WILD else -1
+    return colour >= 0 and any(c >> 4 == colour for c in s.hands[s.w4_seat])
+
+
+def fast_action(s: State, seat: int, rng: random.Random) -> Action:
+    """The rollout policy: a challenge, a burn or double, a card (Jacks and wilds last), then draw or pass.
+
+    Announces whenever a call is needed; challenges a wild draw four half of the time.
+    Ties are broken at random.
+    """
+    chooses = s.rs.chooses
+    best: Action | None = None
+    best_key = -1.0
+    ties = 0
+    prev: Action | None = None
+    for a in legal_actions(s, seat):
+        if a.announce is None and prev is not None and prev.announce is not None and prev[:4] == a[:4]:
+            continue  # the same action without its call
+        prev = a
+        kind = a.kind
+        if kind == PLAY:
+            key = 1.0 if chooses[a.card] else 3.0
+        elif kind in (DOUBLE, BURN, CHALLENGE, QUICK):
+            key = 4.0
+        elif kind == CHALLENGE_WILD:
+            key = 2.0 if rng.random() < 0.5 else 0.0
+        elif kind == DRAW:
+            key = 0.5
+        elif kind == PASS:
+            key = 0.2
+        else:
+            key = 1.0
+        if key > best_key:
+            best, best_key, ties = a, key, 1
+        elif key == best_key:
+            ties += 1
+            if rng.random() * ties < 1.0:
+                best = a
+    assert best is not None, "the seat on turn always has an action"
+    return best
+
+
+def rollout(s: State, me: int, rng: random.Random, max_steps: int = 200) -> float:
+    """Play ``s`` on with ``fast_action`` in place; 1 for a win of ``me``, 0 for a loss.
+
+    A round still going after ``max_steps`` actions is valued by its hand sizes: the
+    share of ``1 / (1 + cards)²`` that ``me`` holds.
+    """
+    for _ in range(max_steps):
+        if s.round_over:
+            return 1.0 if s.round_winner == me else 0.0
+        apply(s, fast_action(s, s.turn, rng))
+    if s.round_over:
+        return 1.0 if s.round_winner == me else 0.0
+    weights = [1.0 / (1 + len(h)) ** 2 if s.active[i] else 0.0 for i, h in enumerate(s.hands)]
+    return weights[me] / sum(weights)
+
