@@ -28,7 +28,7 @@ run: setup
 
 lint: setup
 	$(BIN)/ruff check .
-	$(BIN)/mypy services
+	$(BIN)/mypy services gateway
 
 test: lint
 	$(BIN)/pytest -q

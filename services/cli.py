@@ -80,6 +80,17 @@ def _bots_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _gateway_serve(args: argparse.Namespace) -> int:
+    import uvloop
+
+    from gateway.server import serve
+    from services.runtime.settings import Settings
+
+    uvloop.install()
+    serve(Settings.from_env(), args.host, args.port)
+    return 0
+
+
 def _up(args: argparse.Namespace) -> int:
     from services.up import main
 
@@ -137,6 +148,12 @@ def parser() -> argparse.ArgumentParser:
     chat = sub.add_parser("chat", help="the chat service (NATS_URL, MAUMAU_CHAT_MAX_CHARS, MAUMAU_CHAT_RATE, …)")
     chat_sub = chat.add_subparsers(dest="chat_command", required=True)
     chat_sub.add_parser("serve", help="answer chat lines").set_defaults(func=_chat_serve)
+
+    gw = sub.add_parser("gateway", help="the HTTP/WebSocket gateway and the web client")
+    gw_serve = gw.add_subparsers(dest="gateway_command", required=True).add_parser("serve", help="serve players")
+    gw_serve.add_argument("--host", default="127.0.0.1")
+    gw_serve.add_argument("--port", type=int, default=8080)
+    gw_serve.set_defaults(func=_gateway_serve)
 
     bots = sub.add_parser("bots", help="the bots: they play their seats like people")
     bots.add_subparsers(dest="bots_command", required=True).add_parser(

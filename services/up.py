@@ -143,7 +143,13 @@ def _children(data_dir: Path, quiet: bool, projector: bool,
         bots_health = free_port()
         children.append(Child("bots", _maumau("bots", "serve"), lambda: http_ready(bots_health),
                               {**env, "MAUMAU_HEALTH_PORT": str(bots_health)}))
-    return children, {"nats_url": nats_url, "database_url": database_url, "rules_addr": rules_addr}
+    addresses = {"nats_url": nats_url, "database_url": database_url, "rules_addr": rules_addr}
+    if reactors:
+        port = int(os.environ.get("MAUMAU_GATEWAY_PORT", "0")) or free_port()
+        addresses["gateway_url"] = f"http://127.0.0.1:{port}"
+        children.append(Child("gateway", _maumau("gateway", "serve", "--port", str(port)),
+                              lambda: http_ready(port), env))
+    return children, addresses
 
 
 @contextlib.asynccontextmanager
@@ -189,10 +195,11 @@ async def run(data_dir: Path) -> int:
         async with running_platform(data_dir) as (addresses, children):
             (data_dir / "run.json").write_text(json.dumps(addresses, indent=2) + "\n")
             names = ", ".join(c.name for c in children)
-            print(f"Mau-Mau Online is up: {names} (the gateway and the web client join them as they are built).")
-            print("Addresses (also in .data/run.json):")
+            print(f"Mau-Mau Online is up: {names}. Addresses (also in .data/run.json):")
             for key, value in addresses.items():
                 print(f"  {key}: {value}")
+            if "gateway_url" in addresses:
+                print(f"Play: open {addresses['gateway_url']} in a browser.")
             print("Ctrl-C stops everything.")
             sys.stdout.flush()
             exited = [asyncio.create_task(c.proc.wait()) for c in children if c.proc is not None]

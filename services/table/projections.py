@@ -60,13 +60,20 @@ invitations = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
 )
 
+seats = Table(
+    "player_seats", metadata,
+    Column("identity", String(64), primary_key=True),
+    Column("table_id", String(64), primary_key=True),
+    Column("seat", Integer, nullable=False),
+)
+
 positions = Table(
     "projection_positions", metadata,
     Column("name", String(32), primary_key=True),
     Column("seq", BigInteger, nullable=False),
 )
 
-PROJECTED = (directory, results, invitations, positions)
+PROJECTED = (directory, results, invitations, seats, positions)
 
 
 def engine(url: str) -> AsyncEngine:
@@ -124,6 +131,12 @@ async def project(conn: AsyncConnection, t: domain.Table, seq: int, batch: event
         if ev.WhichOneof("body") == "table_created":
             await conn.execute(invitations.insert().values(token=t.invitation, table_id=t.table_id, created_at=when))
             await conn.execute(directory.insert().values(_row(t, when, when)))
+    if any(ev.WhichOneof("body") in ("table_created", "player_joined", "player_left") for ev in batch.events):
+        await conn.execute(seats.delete().where(seats.c.table_id == t.table_id))
+        people = [{"identity": p.identity, "table_id": t.table_id, "seat": i}
+                  for i, p in enumerate(t.players) if not p.bot]
+        if people:
+            await conn.execute(seats.insert(), people)
     row = _row(t, when, when)
     del row["created_at"]
     await conn.execute(directory.update().where(directory.c.table_id == t.table_id).values(row))

@@ -1,0 +1,148 @@
+"""The HTTP API: sessions, tables, invitations, my tables (see docs/protocol.md)."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+from aiohttp import web
+from nats.aio.client import Client as NATS
+from nats.errors import Error as NatsError
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from gateway.identity import clean_name, identity_of, new_token
+from maumau.v1 import table_pb2
+from services.rules.wire import option_to_pb
+from services.table.domain import Table, evolve
+from services.table.projections import directory, seats
+from services.table.service import command_subject
+from services.table.store import EventStore
+
+NATS_KEY = web.AppKey("nats", NATS)
+DB_KEY = web.AppKey("db", AsyncEngine)
+
+
+def _json_error(status: int, code: str, message: str) -> web.HTTPException:
+    cls = {400: web.HTTPBadRequest, 401: web.HTTPUnauthorized, 404: web.HTTPNotFound, 409: web.HTTPConflict,
+           503: web.HTTPServiceUnavailable}[status]
+    return cls(text=json.dumps({"error": {"code": code, "message": message}}), content_type="application/json")
+
+
+def caller(request: web.Request) -> tuple[str, str]:
+    """(identity, name) of the request's device token."""
+    auth = request.headers.get("Authorization", "")
+    token = auth.removeprefix("Bearer ").strip() if auth.startswith("Bearer ") else request.query.get("token", "")
+    try:
+        identity = identity_of(token)
+    except ValueError:
+        raise _json_error(401, "no_session", "start a session first (POST /api/session)") from None
+    return identity, clean_name(request.headers.get("X-Player-Name"), "Jogador")
+
+
+async def _body(request: web.Request) -> dict[str, Any]:
+    try:
+        body = await request.json()
+    except ValueError:
+        raise _json_error(400, "bad_request", "the body is a JSON object") from None
+    if not isinstance(body, dict):
+        raise _json_error(400, "bad_request", "the body is a JSON object")
+    return body
+
+
+async def _command(request: web.Request, table_id: str, **command: Any) -> table_pb2.Done:
+    identity, name = caller(request)
+    cmd = table_pb2.TableCommand(command_id=uuid.uuid4().hex, table_id=table_id, actor=identity, actor_name=name,
+                                 **command)
+    try:
+        raw = await request.app[NATS_KEY].request(command_subject(table_id), cmd.SerializeToString(), timeout=10)
+    except (NatsError, OSError, TimeoutError):
+        raise _json_error(503, "unavailable", "the table service did not answer; try again") from None
+    reply = table_pb2.CommandReply.FromString(raw.data)
+    if reply.WhichOneof("result") == "refusal":
+        status = 404 if reply.refusal.code == "unknown_table" else 409
+        raise _json_error(status, reply.refusal.code, reply.refusal.message)
+    return reply.done
+
+
+async def post_session(request: web.Request) -> web.Response:
+    body = await _body(request)
+    token = new_token()
+    return web.json_response({"token": token, "identity": identity_of(token),
+                              "name": clean_name(body.get("name"), "Jogador")})
+
+
+async def create_table(request: web.Request) -> web.Response:
+    body = await _body(request)
+    create = table_pb2.CreateTable(ruleset=str(body.get("ruleset", "")), watch=bool(body.get("watch", False)))
+    seats_wanted = body.get("seats", 0)
+    if not isinstance(seats_wanted, int) or isinstance(seats_wanted, bool):
+        raise _json_error(400, "bad_options", "seats is a whole number")
+    create.seats = seats_wanted
+    options = body.get("options") or {}
+    if not isinstance(options, dict) or not all(isinstance(v, bool | int | str) for v in options.values()):
+        raise _json_error(400, "bad_options", "options are flags, numbers or words")
+    for key, value in options.items():
+        create.options[str(key)].CopyFrom(option_to_pb(value))
+    table_id = uuid.uuid4().hex[:12]
+    done = await _command(request, table_id, create=create)
+    return web.json_response({"table_id": table_id, "invitation": done.invitation,
+                              "link": f"/m/{table_id}?c={done.invitation}"}, status=201)
+
+
+async def get_table(request: web.Request) -> web.Response:
+    table_id = request.match_info["table_id"]
+    t = Table(table_id)
+    for stored in await EventStore(request.app[NATS_KEY].jetstream()).read(table_id):
+        for ev in stored.batch.events:
+            evolve(t, stored.seq, ev)
+    if t.status == "none":
+        raise _json_error(404, "unknown_table", f"there is no table {table_id!r}")
+    return web.json_response({"table_id": table_id, "ruleset": t.ruleset, "options": t.options, "seats": t.capacity,
+                              "status": t.status, "players": [{"name": p.name, "bot": p.bot} for p in t.players],
+                              "match_no": t.match_no})
+
+
+async def join_table(request: web.Request) -> web.Response:
+    body = await _body(request)
+    done = await _command(request, request.match_info["table_id"],
+                          join=table_pb2.JoinTable(invitation=str(body.get("invitation", ""))))
+    return web.json_response({"seat": done.seat})
+
+
+async def fill_bots(request: web.Request) -> web.Response:
+    body = await _body(request)
+    await _command(request, request.match_info["table_id"],
+                   fill_bots=table_pb2.FillBots(level=str(body.get("level", ""))))
+    return web.json_response({"ok": True})
+
+
+async def start(request: web.Request) -> web.Response:
+    await _command(request, request.match_info["table_id"], start=table_pb2.StartMatch())
+    return web.json_response({"ok": True})
+
+
+async def my_tables(request: web.Request) -> web.Response:
+    identity, _ = caller(request)
+    query = (select(directory.c.table_id, directory.c.ruleset, directory.c.status, directory.c.on_turn,
+                    directory.c.last_move_at, seats.c.seat)
+             .join(seats, seats.c.table_id == directory.c.table_id)
+             .where(seats.c.identity == identity).order_by(directory.c.last_move_at.desc()).limit(100))
+    async with request.app[DB_KEY].connect() as conn:
+        rows = (await conn.execute(query)).all()
+    return web.json_response({"tables": [
+        {"table_id": r.table_id, "ruleset": r.ruleset, "status": r.status, "seat": r.seat, "on_turn": r.on_turn,
+         "my_turn": r.on_turn == r.seat, "last_move_at": r.last_move_at.isoformat()} for r in rows]})
+
+
+def routes() -> list[web.RouteDef]:
+    return [
+        web.post("/api/session", post_session),
+        web.post("/api/tables", create_table),
+        web.get("/api/tables/{table_id}", get_table),
+        web.post("/api/tables/{table_id}/join", join_table),
+        web.post("/api/tables/{table_id}/bots", fill_bots),
+        web.post("/api/tables/{table_id}/start", start),
+        web.get("/api/my-tables", my_tables),
+    ]

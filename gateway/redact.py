@@ -1,0 +1,103 @@
+"""What one viewer may receive of a table: redacted events, the table's public facts, the rules' view.
+
+A viewer is a seat (an int) or a spectator (None). Nothing here ever puts another seat's
+cards (before the round's end), the stock's order or the seed (before the round's end)
+into what it returns.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from maumau.v1 import events_pb2
+from services.rules.views import view
+from services.table.domain import Table
+
+
+def table_info(t: Table, identity: str) -> dict[str, Any]:
+    seat = t.seat_of(identity)
+    info: dict[str, Any] = {
+        "table_id": t.table_id, "ruleset": t.ruleset, "options": t.options, "seats": t.capacity,
+        "status": t.status, "players": [{"name": p.name, "bot": p.bot} for p in t.players],
+        "my_seat": seat, "creator": t.creator == identity, "match_no": t.match_no, "winners": t.winners,
+        "end_reason": t.end_reason, "absent_seat": t.absent_seat if t.absent_seat >= 0 else None,
+        "rematch": sorted(t.rematch), "rematch_closed": t.rematch_closed,
+    }
+    if seat >= 0 or t.creator == identity:
+        info["invitation"] = t.invitation
+    return info
+
+
+def viewer_view(t: Table, identity: str) -> dict[str, Any] | None:
+    """The rules' view for this viewer, with its legal actions in the command spelling (no seat)."""
+    if t.match is None or not t.match.discard:
+        return None
+    seat = t.seat_of(identity)
+    v = view(t.match, seat if seat >= 0 else None)
+    for action in v["legal_actions"]:
+        action.pop("seat", None)
+    return v
+
+
+def redact_event(ev: events_pb2.Event, seat: int | None) -> dict[str, Any]:
+    """One event as ``seat`` may see it."""
+    body = ev.WhichOneof("body")
+    out: dict[str, Any] = {"type": ev.type, "time": ev.time.ToMilliseconds()}
+    if body == "round_dealt":
+        d = ev.round_dealt
+        out.update(round_no=d.round_no, dealer=d.dealer, first=d.first, commitment=d.commitment)
+        if seat is not None and 0 <= seat < len(d.hands):
+            out["hand"] = list(d.hands[seat].cards)
+    elif body == "action_taken":
+        a = ev.action_taken
+        action: dict[str, Any] = {"seat": a.action.seat, "do": a.action.do}
+        for key in ("card", "choose", "announce"):
+            if getattr(a.action, key):
+                action[key] = getattr(a.action, key)
+        if a.action.cards:
+            action["cards"] = list(a.action.cards)
+        if a.action.HasField("target"):
+            action["target"] = a.action.target
+        draws = []
+        for d in a.draws:
+            draw: dict[str, Any] = {"seat": d.seat, "count": len(d.cards)}
+            if d.seat == seat:
+                draw["cards"] = list(d.cards)
+            draws.append(draw)
+        out.update(action=action, draws=draws, reshuffles=a.reshuffles)
+    elif body == "round_ended":
+        e = ev.round_ended
+        out.update(winner=e.winner, round_points=list(e.round_points), scores=list(e.scores),
+                   match_over=e.match_over, match_winners=list(e.match_winners), seed=e.seed)
+    elif body == "table_created":
+        c = ev.table_created
+        out.update(ruleset=c.ruleset, seats=c.seats)
+    elif body == "player_joined":
+        j = ev.player_joined
+        out.update(seat=j.seat, name=j.player.name, bot=j.player.bot, late=j.late)
+    elif body == "player_left":
+        out.update(seat=ev.player_left.seat)
+    elif body == "match_started":
+        out.update(match_no=ev.match_started.match_no)
+    elif body == "match_ended":
+        m = ev.match_ended
+        out.update(reason=m.reason, by_seat=m.by_seat, winners=list(m.winners))
+    elif body == "rematch_voted":
+        out.update(seat=ev.rematch_voted.seat, accept=ev.rematch_voted.accept)
+    elif body == "absence_noticed":
+        out.update(seat=ev.absence_noticed.seat)
+    return out
+
+
+def events_frame(t: Table, seq: int, batch: events_pb2.EventBatch, identity: str) -> dict[str, Any]:
+    """The frame one stored batch makes for one viewer (``t`` is the table after the batch)."""
+    seat = t.seat_of(identity)
+    viewer = seat if seat >= 0 else None
+    return {"type": "events", "table": t.table_id, "seq": seq,
+            "events": [redact_event(ev, viewer) for ev in batch.events],
+            "table_info": table_info(t, identity), "view": viewer_view(t, identity)}
+
+
+def state_frame(t: Table, identity: str) -> dict[str, Any]:
+    return {"type": "state", "table": t.table_id, "seq": t.seq, "table_info": table_info(t, identity),
+            "view": viewer_view(t, identity)}

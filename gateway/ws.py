@@ -1,0 +1,222 @@
+"""One browser tab's WebSocket: any number of tables, each message tagged by table.
+
+Frames are checked one by one: a malformed frame, an unknown table or a refused command
+gets an ``error`` or a refusing ``ack``, and nothing else on the socket is touched. Frames
+are size- and rate-limited per socket; frames to the tab go through one queue, so a slow
+tab cannot stall a table's other watchers (a tab that falls too far behind is closed and
+resumes from its last sequence when it reconnects).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import WSMsgType, web
+from google.protobuf import json_format
+from google.protobuf.message import Message
+from nats.aio.client import Client as NATS
+from nats.errors import Error as NatsError
+
+from gateway.feeds import Feed, Feeds, chat_line
+from gateway.redact import events_frame, state_frame
+from maumau.v1 import actions_pb2, chat_pb2, events_pb2, table_pb2
+from services.chat.store import history
+from services.table.service import command_subject
+
+log = logging.getLogger("maumau.gateway")
+PROTOCOL = 1
+MAX_FRAME = 8 * 1024
+RATE = 30.0  # frames per second per socket, with a burst of as many
+QUEUE = 512
+TABLE_COMMANDS = ("join", "leave", "fill_bots", "start", "next_round", "give_up", "claim_absence", "rematch")
+
+
+class FrameError(Exception):
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(eq=False)  # a socket is itself: watched in sets, by identity
+class Socket:
+    ws: web.WebSocketResponse
+    identity: str
+    name: str
+    feeds: Feeds
+    nc: NATS
+    tables: set[str] = field(default_factory=set)
+    outbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=lambda: asyncio.Queue(QUEUE))
+    allowance: float = RATE
+    checked: float = field(default_factory=time.monotonic)
+
+    def send(self, frame: dict[str, Any]) -> None:
+        try:
+            self.outbox.put_nowait(frame)
+        except asyncio.QueueFull:
+            log.warning("socket of %s fell behind; closing it", self.identity)
+            self.outbox = asyncio.Queue(1)
+            self.outbox.put_nowait(None)
+
+    async def writer(self) -> None:
+        while True:
+            frame = await self.outbox.get()
+            if frame is None:
+                await self.ws.close(message=b"too slow")
+                return
+            await self.ws.send_str(json.dumps(frame, separators=(",", ":")))
+
+    async def on_batch(self, feed: Feed, seq: int, batch: events_pb2.EventBatch) -> None:
+        self.send(events_frame(feed.table, seq, batch, self.identity))
+
+    async def on_chat(self, table_id: str, lines: list[dict[str, Any]]) -> None:
+        self.send({"type": "chat", "table": table_id, "lines": lines})
+
+    def _rate_ok(self) -> bool:
+        now = time.monotonic()
+        self.allowance = min(RATE, self.allowance + (now - self.checked) * RATE)
+        self.checked = now
+        if self.allowance < 1:
+            return False
+        self.allowance -= 1
+        return True
+
+    async def handle(self, raw: str) -> None:
+        table = None
+        try:
+            if len(raw) > MAX_FRAME:
+                raise FrameError("too_large", f"frames are at most {MAX_FRAME} bytes")
+            if not self._rate_ok():
+                raise FrameError("too_fast", "too many frames; slow down")
+            try:
+                frame = json.loads(raw)
+            except json.JSONDecodeError:
+                raise FrameError("bad_frame", "a frame is a JSON object") from None
+            if not isinstance(frame, dict):
+                raise FrameError("bad_frame", "a frame is a JSON object")
+            table = frame.get("table")
+            kind = frame.get("type")
+            if kind == "ping":
+                self.send({"type": "pong"})
+            elif kind == "hello":
+                self.send({"type": "welcome", "v": PROTOCOL, "identity": self.identity, "name": self.name})
+            elif kind in ("subscribe", "unsubscribe", "command"):
+                if not isinstance(table, str) or not table or len(table) > 64 or not table.replace("-", "").isalnum():
+                    raise FrameError("bad_frame", "the frame names no table")
+                if kind == "subscribe":
+                    await self.subscribe(table, frame.get("since"))
+                elif kind == "unsubscribe":
+                    self.tables.discard(table)
+                    await self.feeds.unwatch(table, self)
+                else:
+                    await self.command(table, frame)
+            else:
+                raise FrameError("bad_frame", f"unknown frame type {kind!r}")
+        except FrameError as e:
+            error: dict[str, Any] = {"type": "error", "code": e.code, "message": str(e)}
+            if isinstance(table, str):
+                error["table"] = table
+            self.send(error)
+
+    async def subscribe(self, table_id: str, since: Any) -> None:
+        feed = await self.feeds.watch(table_id, self)
+        if feed.table.status == "none":
+            await self.feeds.unwatch(table_id, self)
+            raise FrameError("unknown_table", f"there is no table {table_id!r}")
+        self.tables.add(table_id)
+        resumed = False
+        if isinstance(since, int) and not isinstance(since, bool) and 0 < since <= feed.table.seq:
+
+            async def emit(t: Any, seq: int, batch: events_pb2.EventBatch) -> None:
+                self.send(events_frame(t, seq, batch, self.identity))
+
+            resumed = await self.feeds.replay(table_id, since, feed.table.seq, emit)
+        if not resumed:
+            self.send(state_frame(feed.table, self.identity))
+        lines = [chat_line(x) for x in await history(self.nc.jetstream(), table_id)]
+        self.send({"type": "chat", "table": table_id, "lines": lines})
+
+    async def command(self, table_id: str, frame: dict[str, Any]) -> None:
+        cid, body = frame.get("id"), frame.get("command")
+        if not isinstance(cid, str) or not cid or len(cid) > 64 or not isinstance(body, dict):
+            raise FrameError("bad_frame", "a command frame has an id and a command object")
+        command_id = f"{self.identity}:{cid}"
+        try:
+            if "chat" in body:
+                ack = await self._chat(table_id, command_id, body["chat"])
+            else:
+                ack = await self._table_command(table_id, command_id, body)
+        except FrameError as e:
+            ack = {"ok": False, "code": e.code, "message": str(e)}
+        except (NatsError, OSError, TimeoutError):
+            ack = {"ok": False, "code": "unavailable", "message": "the table did not answer; send it again"}
+        self.send({"type": "ack", "id": cid, **ack})
+
+    async def _table_command(self, table_id: str, command_id: str, body: dict[str, Any]) -> dict[str, Any]:
+        cmd = table_pb2.TableCommand(command_id=command_id, table_id=table_id, actor=self.identity,
+                                     actor_name=self.name)
+        try:
+            if "do" in body:
+                action = {k: v for k, v in body.items() if k != "seat"}
+                feed = self.feeds.feeds.get(table_id)
+                seat = feed.table.seat_of(self.identity) if feed is not None else -1
+                cmd.act.CopyFrom(json_format.ParseDict({**action, "seat": seat}, actions_pb2.Action()))
+            else:
+                names = [k for k in body if k in TABLE_COMMANDS]
+                if len(names) != 1 or not isinstance(body[names[0]], dict):
+                    raise FrameError("bad_command", "a command is a game action or one table command")
+                sub: Message = getattr(cmd, names[0])
+                json_format.ParseDict(body[names[0]], sub)
+                sub.SetInParent()
+        except json_format.ParseError as e:
+            raise FrameError("bad_command", f"malformed command: {e}") from None
+        raw = await self.nc.request(command_subject(table_id), cmd.SerializeToString(), timeout=10)
+        reply = table_pb2.CommandReply.FromString(raw.data)
+        if reply.WhichOneof("result") == "done":
+            return {"ok": True, "seqs": list(reply.done.sequences), "seat": reply.done.seat}
+        return {"ok": False, "code": reply.refusal.code, "message": reply.refusal.message}
+
+    async def _chat(self, table_id: str, command_id: str, body: Any) -> dict[str, Any]:
+        text = body.get("text") if isinstance(body, dict) else None
+        if not isinstance(text, str):
+            raise FrameError("bad_command", "a chat line has a text")
+        cmd = chat_pb2.ChatCommand(command_id=command_id, table_id=table_id, actor=self.identity,
+                                   actor_name=self.name, text=text)
+        raw = await self.nc.request(f"cmd.chat.{table_id}", cmd.SerializeToString(), timeout=10)
+        reply = chat_pb2.ChatReply.FromString(raw.data)
+        if reply.WhichOneof("result") == "posted":
+            return {"ok": True, "seqs": [reply.posted.seq]}
+        return {"ok": False, "code": reply.refusal.code, "message": reply.refusal.message}
+
+    async def close(self) -> None:
+        for table_id in list(self.tables):
+            await self.feeds.unwatch(table_id, self)
+        self.tables.clear()
+
+
+async def serve_socket(request: web.Request, identity: str, name: str, feeds: Feeds,
+                       nc: NATS) -> web.WebSocketResponse:
+    ws = web.WebSocketResponse(heartbeat=25, max_msg_size=64 * 1024)
+    await ws.prepare(request)
+    sock = Socket(ws, identity, name, feeds, nc)
+    writer = asyncio.create_task(sock.writer(), name=f"ws-writer-{uuid.uuid4().hex[:6]}")
+    try:
+        async for msg in ws:
+            if msg.type == WSMsgType.TEXT:
+                await sock.handle(msg.data)
+            elif msg.type == WSMsgType.BINARY:
+                sock.send({"type": "error", "code": "bad_frame", "message": "frames are JSON text"})
+            elif msg.type == WSMsgType.ERROR:
+                break
+    finally:
+        await sock.close()
+        writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError, ConnectionResetError):
+            await writer
+    return ws

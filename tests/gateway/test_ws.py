@@ -1,0 +1,173 @@
+"""The gateway over real HTTP and WebSockets, in front of a real platform."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import aiohttp
+
+from services.table.projections import engine
+from services.table.projector import Projector
+from tests.gateway.harness import Client, Gateways, gateways
+
+
+async def _table_for_two(g: Gateways, alice: Client, bob: Client, ruleset: str = "classic32") -> str:
+    status, created = await alice.post("/api/tables", {"ruleset": ruleset, "seats": 2})
+    assert status == 201, created
+    status, joined = await bob.post(f"/api/tables/{created['table_id']}/join", {"invitation": created["invitation"]})
+    assert status == 200 and joined["seat"] == 1
+    return str(created["table_id"])
+
+
+async def test_two_players_see_each_others_moves_with_only_their_own_hand(nats_url: str, tmp_path: Path) -> None:
+    async with gateways(nats_url, tmp_path) as g:
+        alice, bob = await g.client("Ana"), await g.client("Bia")
+        tid = await _table_for_two(g, alice, bob)
+        assert (await alice.post(f"/api/tables/{tid}/start"))[0] == 200
+        for c in (alice, bob):
+            await c.connect()
+            await c.send({"type": "subscribe", "table": tid})
+        a_state = await alice.wait(lambda f: f.get("type") == "state")
+        b_state = await bob.wait(lambda f: f.get("type") == "state")
+        on_turn = alice if a_state["view"]["turn"] == 0 else bob
+        view = (a_state if on_turn is alice else b_state)["view"]
+        ack = await on_turn.command(tid, view["legal_actions"][0])
+        a_ev = await alice.wait(lambda f: f.get("type") == "events" and f["seq"] == ack["seqs"][0])
+        b_ev = await bob.wait(lambda f: f.get("type") == "events" and f["seq"] == ack["seqs"][0])
+        await alice.close()
+        await bob.close()
+    assert ack["ok"] and a_state["table_info"]["my_seat"] == 0 and b_state["table_info"]["my_seat"] == 1
+    assert len(a_state["view"]["hand"]) == 5 and set(a_state["view"]["hand"]).isdisjoint(b_state["view"]["hand"])
+    assert a_ev["events"][0]["type"] == b_ev["events"][0]["type"] == "ActionTaken"
+    assert a_ev["view"]["hand"] != b_ev["view"]["hand"]
+
+
+async def test_a_spectator_sees_no_hand_and_can_neither_act_nor_write(nats_url: str, tmp_path: Path) -> None:
+    async with gateways(nats_url, tmp_path) as g:
+        alice, bob, eve = await g.client("Ana"), await g.client("Bia"), await g.client("Eva")
+        tid = await _table_for_two(g, alice, bob)
+        await alice.post(f"/api/tables/{tid}/start")
+        _, watch = await eve.post(f"/api/tables/{tid}/join", {"invitation": "wrong"})
+        await eve.connect()
+        await eve.send({"type": "subscribe", "table": tid})
+        state = await eve.wait(lambda f: f.get("type") == "state")
+        act = await eve.command(tid, {"do": "draw"})
+        say = await eve.command(tid, {"chat": {"text": "oi"}})
+        await eve.close()
+    assert "hand" not in state["view"] and state["view"]["legal_actions"] == []
+    assert state["table_info"]["my_seat"] == -1 and "invitation" not in state["table_info"]
+    assert watch["error"]["code"] == "bad_invitation"
+    assert not act["ok"] and act["code"] == "not_seated" and not say["ok"] and say["code"] == "not_seated"
+
+
+async def test_chat_reaches_everyone_at_the_table(nats_url: str, tmp_path: Path) -> None:
+    async with gateways(nats_url, tmp_path) as g:
+        alice, bob = await g.client("Ana"), await g.client("Bia")
+        tid = await _table_for_two(g, alice, bob)
+        for c in (alice, bob):
+            await c.connect()
+            await c.send({"type": "subscribe", "table": tid})
+            await c.wait(lambda f: f.get("type") == "chat")
+        said = await alice.command(tid, {"chat": {"text": "<b>boa sorte</b>"}})
+        line = await bob.wait(lambda f: f.get("type") == "chat" and f["lines"])
+        await alice.close()
+        await bob.close()
+    assert said["ok"] and line["lines"][0]["text"] == "<b>boa sorte</b>" and line["lines"][0]["seat"] == 0
+
+
+async def test_a_reconnecting_client_gets_what_it_missed(nats_url: str, tmp_path: Path) -> None:
+    async with gateways(nats_url, tmp_path) as g:
+        alice, bob = await g.client("Ana"), await g.client("Bia")
+        tid = await _table_for_two(g, alice, bob)
+        await bob.connect()
+        await bob.send({"type": "subscribe", "table": tid})
+        seen = (await bob.wait(lambda f: f.get("type") == "state"))["seq"]
+        await bob.close()
+        await alice.post(f"/api/tables/{tid}/start")
+        bob.frames.clear()
+        await bob.connect()
+        await bob.send({"type": "subscribe", "table": tid, "since": seen})
+        replayed = await bob.wait(lambda f: f.get("type") == "events")
+        await bob.close()
+    assert replayed["seq"] == seen + 1
+    assert [e["type"] for e in replayed["events"]] == ["MatchStarted", "RoundDealt"]
+    assert len(replayed["events"][1]["hand"]) == 5 and not any(f["type"] == "state" for f in bob.frames)
+
+
+async def test_malformed_frames_get_errors_and_other_tables_go_on(nats_url: str, tmp_path: Path) -> None:
+    async with gateways(nats_url, tmp_path) as g:
+        alice, bob = await g.client("Ana"), await g.client("Bia")
+        t1 = await _table_for_two(g, alice, bob)
+        t2 = await _table_for_two(g, alice, bob)
+        await alice.connect()
+        for tid in (t1, t2):
+            await alice.send({"type": "subscribe", "table": tid})
+            await alice.wait(lambda f, tid=tid: f.get("type") == "state" and f["table"] == tid)
+        for junk in ("not json", "[1,2]", json.dumps({"type": "dance"}), json.dumps({"type": "command", "table": t1}),
+                     json.dumps({"type": "subscribe", "table": "../../etc"}), "x" * 9000,
+                     json.dumps({"type": "command", "table": t1, "id": "j", "command": {"do": "play", "card": 7}})):
+            await alice.send(junk)
+        await alice.post(f"/api/tables/{t2}/start")
+        moved = await alice.wait(lambda f: f.get("type") == "events" and f["table"] == t2)
+        errors = [f for f in alice.frames if f["type"] == "error"]
+        bad_ack = await alice.wait(lambda f: f.get("type") == "ack" and f.get("id") == "j")
+        still = await alice.command(t1, {"chat": {"text": "ainda aqui"}})
+        await alice.close()
+    assert len(errors) == 6 and all(e["code"] and e["message"] for e in errors)
+    assert moved["events"][0]["type"] == "MatchStarted" and not bad_ack["ok"] and still["ok"]
+
+
+async def test_two_gateway_replicas_serve_the_same_table(nats_url: str, tmp_path: Path) -> None:
+    async with gateways(nats_url, tmp_path, replicas=2) as g:
+        alice, bob = await g.client("Ana", replica=0), await g.client("Bia", replica=1)
+        tid = await _table_for_two(g, alice, bob)
+        await alice.post(f"/api/tables/{tid}/start")
+        await alice.connect()
+        await bob.connect()
+        for c in (alice, bob):
+            await c.send({"type": "subscribe", "table": tid})
+        a = await alice.wait(lambda f: f.get("type") == "state")
+        b = await bob.wait(lambda f: f.get("type") == "state")
+        player, viewer = (alice, bob) if a["view"]["turn"] == 0 else (bob, alice)
+        legal = (a if player is alice else b)["view"]["legal_actions"]
+        ack = await player.command(tid, next(x for x in legal if x["do"] == "draw"))
+        seen = await viewer.wait(lambda f: f.get("type") == "events" and f["seq"] == ack["seqs"][0])
+        await alice.close()
+        await bob.close()
+    assert ack["ok"] and seen["events"][0]["action"]["do"] == "draw"
+    assert "cards" not in seen["events"][0]["draws"][0]
+
+
+async def test_a_foreign_origin_is_refused(nats_url: str, tmp_path: Path) -> None:
+    async with gateways(nats_url, tmp_path) as g:
+        alice = await g.client("Ana")
+        url = g.urls[0].replace("http", "ws", 1) + f"/ws?token={alice.token}"
+        try:
+            await g.http.ws_connect(url, headers={"Origin": "https://evil.example"})
+        except aiohttp.WSServerHandshakeError as e:
+            status = e.status
+        ok = await g.http.ws_connect(url, headers={"Origin": g.urls[0]})
+        await ok.close()
+    assert status == 403
+
+
+async def test_my_tables_lists_the_seats_of_the_caller(nats_url: str, tmp_path: Path) -> None:
+    async with gateways(nats_url, tmp_path) as g:
+        alice, bob = await g.client("Ana"), await g.client("Bia")
+        tid = await _table_for_two(g, alice, bob)
+        db = engine(f"sqlite+aiosqlite:///{tmp_path}/gw.db")
+        projector = Projector(g.platform.client.jetstream(), db)
+        task = asyncio.create_task(projector.run())
+        for _ in range(100):
+            if await projector.caught_up() >= 2:
+                break
+            await asyncio.sleep(0.05)
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        await db.dispose()
+        status, mine = await bob.get("/api/my-tables")
+        _, strangers = await (await g.client("Eva")).get("/api/my-tables")
+    assert status == 200 and [(t["table_id"], t["seat"]) for t in mine["tables"]] == [(tid, 1)]
+    assert strangers["tables"] == []
