@@ -91,6 +91,13 @@ def _gateway_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _loadtest(args: argparse.Namespace) -> int:
+    from gateway.loadtest import run as loadtest
+
+    print(run(loadtest(args.clients, args.tables, args.seconds, args.url, args.idle_sockets, args.seed)))
+    return 0
+
+
 def _up(args: argparse.Namespace) -> int:
     from services.up import main
 
@@ -154,6 +161,15 @@ def parser() -> argparse.ArgumentParser:
     gw_serve.add_argument("--host", default="127.0.0.1")
     gw_serve.add_argument("--port", type=int, default=8080)
     gw_serve.set_defaults(func=_gateway_serve)
+
+    lt = sub.add_parser("loadtest", help="real WebSocket clients playing through the whole platform")
+    lt.add_argument("--clients", type=int, default=400)
+    lt.add_argument("--tables", type=int, default=100)
+    lt.add_argument("--seconds", type=float, default=10.0)
+    lt.add_argument("--idle-sockets", type=int, default=2000)
+    lt.add_argument("--seed", type=int, default=1)
+    lt.add_argument("--url", default=None, help="a running gateway (default: start the platform here)")
+    lt.set_defaults(func=_loadtest)
 
     bots = sub.add_parser("bots", help="the bots: they play their seats like people")
     bots.add_subparsers(dest="bots_command", required=True).add_parser(

@@ -145,10 +145,10 @@ def _children(data_dir: Path, quiet: bool, projector: bool,
                               {**env, "MAUMAU_HEALTH_PORT": str(bots_health)}))
     addresses = {"nats_url": nats_url, "database_url": database_url, "rules_addr": rules_addr}
     if reactors:
-        port = int(os.environ.get("MAUMAU_GATEWAY_PORT", "0")) or free_port()
-        addresses["gateway_url"] = f"http://127.0.0.1:{port}"
-        children.append(Child("gateway", _maumau("gateway", "serve", "--port", str(port)),
-                              lambda: http_ready(port), env))
+        gateway_port = int(os.environ.get("MAUMAU_GATEWAY_PORT", "0")) or free_port()
+        addresses["gateway_url"] = f"http://127.0.0.1:{gateway_port}"
+        children.append(Child("gateway", _maumau("gateway", "serve", "--port", str(gateway_port)),
+                              lambda: http_ready(gateway_port), env))
     return children, addresses
 
 

@@ -1,0 +1,211 @@
+"""``maumau loadtest``: real WebSocket clients playing real tables through the whole platform.
+
+Each client is a browser tab with its own session: it opens a WebSocket, subscribes to its
+table and plays its own seat with random legal moves (from the view the gateway sends it).
+A move's latency runs from the command sent to its event received by every client at the
+table. Then ``idle_sockets`` more sockets are opened on the gateway and its memory is read
+before and after (when the gateway runs here: without ``--url``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import resource
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+from services.up import running_platform
+
+
+@dataclass
+class Seat:
+    token: str
+    table: str
+    ws: aiohttp.ClientWebSocketResponse | None = None
+    view: dict[str, Any] | None = None
+    arrivals: dict[int, float] = field(default_factory=dict)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+def _rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def _raise_file_limit() -> None:
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+class Progress:
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.started = time.perf_counter()
+        self.moves = 0
+
+    def show(self) -> None:
+        done = min(1.0, (time.perf_counter() - self.started) / self.seconds)
+        bar = "#" * int(done * 30)
+        sys.stderr.write(f"\r[{bar:<30}] {done * 100:3.0f}%  {self.moves} moves")
+        sys.stderr.flush()
+
+
+async def _session(http: aiohttp.ClientSession, url: str, name: str) -> str:
+    async with http.post(f"{url}/api/session", json={"name": name}) as r:
+        return str((await r.json())["token"])
+
+
+async def _table(http: aiohttp.ClientSession, url: str, players: int, k: int) -> list[Seat]:
+    host = await _session(http, url, f"Host{k}")
+    headers = {"Authorization": f"Bearer {host}", "X-Player-Name": f"Host{k}"}
+    async with http.post(f"{url}/api/tables", json={"ruleset": "classic52", "seats": players}, headers=headers) as r:
+        created = await r.json()
+    seats = [Seat(host, created["table_id"])]
+    for i in range(1, players):
+        token = await _session(http, url, f"P{k}x{i}")
+        async with http.post(f"{url}/api/tables/{created['table_id']}/join", json={"invitation": created["invitation"]},
+                             headers={"Authorization": f"Bearer {token}"}):
+            pass
+        seats.append(Seat(token, created["table_id"]))
+    async with http.post(f"{url}/api/tables/{created['table_id']}/start", headers=headers):
+        pass
+    return seats
+
+
+async def _play(seats: list[Seat], deadline: float, latencies: list[float], rng: random.Random,
+                progress: Progress) -> None:
+    counter = 0
+    while time.perf_counter() < deadline:
+        mover = next((s for s in seats if s.view and s.view.get("legal_actions") and s.view.get("turn") is not None
+                      and any(a["do"] != "challenge" for a in s.view["legal_actions"])), None)
+        if mover is None or mover.view is None:
+            over = seats[0].view is not None and seats[0].view.get("round_over")
+            if over:
+                await _send(seats[0], {"next_round": {}}, counter)
+                counter += 1
+            for s in seats:
+                s.changed.clear()
+            await asyncio.wait([asyncio.create_task(s.changed.wait()) for s in seats], timeout=2,
+                               return_when=asyncio.FIRST_COMPLETED)
+            continue
+        options = [a for a in mover.view["legal_actions"] if a["do"] != "challenge"]
+        sent = time.perf_counter()
+        ack = await _send(mover, rng.choice(options), counter)
+        counter += 1
+        if not ack.get("ok"):
+            await asyncio.sleep(0.01)
+            continue
+        seq = ack["seqs"][0]
+        while not all(seq in s.arrivals for s in seats):
+            for s in seats:
+                s.changed.clear()
+            await asyncio.wait([asyncio.create_task(s.changed.wait()) for s in seats], timeout=2,
+                               return_when=asyncio.FIRST_COMPLETED)
+            if time.perf_counter() > deadline + 10:
+                return
+        latencies.append(max(s.arrivals[seq] for s in seats) - sent)
+        progress.moves += 1
+
+
+async def _send(seat: Seat, command: dict[str, Any], counter: int) -> dict[str, Any]:
+    assert seat.ws is not None
+    cid = f"m{counter}x{random.random():.9f}"
+    waiter = asyncio.get_running_loop().create_future()
+    _pending[cid] = waiter
+    await seat.ws.send_str(json.dumps({"type": "command", "table": seat.table, "id": cid, "command": command}))
+    try:
+        return await asyncio.wait_for(waiter, 10)
+    finally:
+        _pending.pop(cid, None)
+
+
+_pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
+
+
+async def _read_acks(seat: Seat) -> None:
+    assert seat.ws is not None
+    async for msg in seat.ws:
+        if msg.type != aiohttp.WSMsgType.TEXT:
+            continue
+        frame = json.loads(msg.data)
+        if frame.get("type") == "ack":
+            waiter = _pending.get(frame.get("id", ""))
+            if waiter is not None and not waiter.done():
+                waiter.set_result(frame)
+        elif frame.get("type") in ("state", "events") and frame.get("table") == seat.table:
+            seat.view = frame.get("view")
+            seat.arrivals[frame["seq"]] = time.perf_counter()
+            seat.changed.set()
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
+
+
+async def drive(url: str, clients: int, tables: int, seconds: float, idle: int, gateway_pid: int | None,
+                seed: int) -> dict[str, Any]:
+    _raise_file_limit()
+    rng = random.Random(seed)
+    players = max(2, min(4, clients // max(1, tables)))
+    connector = aiohttp.TCPConnector(limit=0)
+    async with aiohttp.ClientSession(connector=connector) as http:
+        groups = [await _table(http, url, players, k) for k in range(tables)]
+        readers = []
+        for group in groups:
+            for seat in group:
+                seat.ws = await http.ws_connect(f"{url.replace('http', 'ws', 1)}/ws?token={seat.token}")
+                readers.append(asyncio.create_task(_read_acks(seat)))
+                await seat.ws.send_str(json.dumps({"type": "subscribe", "table": seat.table}))
+        latencies: list[float] = []
+        progress = Progress(seconds)
+        ticker = asyncio.create_task(_tick(progress))
+        started = time.perf_counter()
+        await asyncio.gather(*(_play(g, started + seconds, latencies, rng, progress) for g in groups))
+        elapsed = time.perf_counter() - started
+        ticker.cancel()
+        sys.stderr.write("\n")
+        before = _rss_kib(gateway_pid) if gateway_pid else 0
+        idle_sockets = []
+        for i in range(idle):
+            idle_sockets.append(await http.ws_connect(f"{url.replace('http', 'ws', 1)}/ws?token=idle{i}x{seed}"))
+        await asyncio.sleep(1.0)
+        after = _rss_kib(gateway_pid) if gateway_pid else 0
+        for ws in idle_sockets:
+            await ws.close()
+        for group in groups:
+            for seat in group:
+                if seat.ws is not None:
+                    await seat.ws.close()
+        await asyncio.gather(*readers, return_exceptions=True)
+    return {"clients": sum(len(g) for g in groups), "tables": tables, "moves": len(latencies),
+            "seconds": round(elapsed, 3), "moves_per_s": round(len(latencies) / elapsed, 1),
+            "p50_ms": round(_percentile(latencies, 0.5) * 1000, 2),
+            "p99_ms": round(_percentile(latencies, 0.99) * 1000, 2), "idle_sockets": idle,
+            "kib_per_socket": round((after - before) / idle, 1) if gateway_pid and idle else None}
+
+
+async def _tick(progress: Progress) -> None:
+    while True:
+        progress.show()
+        await asyncio.sleep(0.5)
+
+
+async def run(clients: int, tables: int, seconds: float, url: str | None, idle: int, seed: int) -> str:
+    if url:
+        return json.dumps(await drive(url, clients, tables, seconds, idle, None, seed))
+    with tempfile.TemporaryDirectory(prefix="maumau-loadtest-") as data:
+        async with running_platform(Path(data), quiet=True) as (addresses, children):
+            gateway = next(c for c in children if c.name == "gateway")
+            pid = gateway.proc.pid if gateway.proc is not None else None
+            return json.dumps(await drive(addresses["gateway_url"], clients, tables, seconds, idle, pid, seed))
