@@ -16,6 +16,7 @@ import resource
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,7 @@ class Seat:
     table: str
     ws: aiohttp.ClientWebSocketResponse | None = None
     view: dict[str, Any] | None = None
+    status: str = ""
     arrivals: dict[int, float] = field(default_factory=dict)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -70,33 +72,56 @@ async def _table(http: aiohttp.ClientSession, url: str, players: int, k: int) ->
     headers = {"Authorization": f"Bearer {host}", "X-Player-Name": f"Host{k}"}
     async with http.post(f"{url}/api/tables", json={"ruleset": "classic52", "seats": players}, headers=headers) as r:
         created = await r.json()
-    seats = [Seat(host, created["table_id"])]
+    changed = asyncio.Event()
+    seats = [Seat(host, created["table_id"], changed=changed)]
     for i in range(1, players):
         token = await _session(http, url, f"P{k}x{i}")
         async with http.post(f"{url}/api/tables/{created['table_id']}/join", json={"invitation": created["invitation"]},
                              headers={"Authorization": f"Bearer {token}"}):
             pass
-        seats.append(Seat(token, created["table_id"]))
+        seats.append(Seat(token, created["table_id"], changed=changed))
     async with http.post(f"{url}/api/tables/{created['table_id']}/start", headers=headers):
         pass
     return seats
+
+
+async def _until(seats: list[Seat], ready: Callable[[], bool], deadline: float) -> bool:
+    """Wait until ``ready()`` holds, woken by any frame for the table (checked after each wake-up)."""
+    changed = seats[0].changed  # one event for the whole table
+    while not ready():
+        changed.clear()
+        if ready():
+            return True
+        try:
+            await asyncio.wait_for(changed.wait(), max(0.01, deadline - time.perf_counter()))
+        except TimeoutError:
+            return ready()
+    return True
+
+
+def _mover(seats: list[Seat]) -> Seat | None:
+    return next((s for s in seats if s.view and s.view.get("turn") is not None
+                 and any(a["do"] != "challenge" for a in s.view.get("legal_actions", []))), None)
 
 
 async def _play(seats: list[Seat], deadline: float, latencies: list[float], rng: random.Random,
                 progress: Progress) -> None:
     counter = 0
     while time.perf_counter() < deadline:
-        mover = next((s for s in seats if s.view and s.view.get("legal_actions") and s.view.get("turn") is not None
-                      and any(a["do"] != "challenge" for a in s.view["legal_actions"])), None)
-        if mover is None or mover.view is None:
-            over = seats[0].view is not None and seats[0].view.get("round_over")
-            if over:
+        if not await _until(seats, lambda: _mover(seats) is not None or bool(seats[0].view and
+                                                                             seats[0].view.get("round_over")),
+                            deadline):
+            return
+        mover = _mover(seats)
+        if mover is None or mover.view is None:  # between rounds, or a match played out: everyone goes on
+            if seats[0].status == "over":
+                for s in seats:
+                    await _send(s, {"rematch": {"accept": True}}, counter)
+                    counter += 1
+            else:
                 await _send(seats[0], {"next_round": {}}, counter)
                 counter += 1
-            for s in seats:
-                s.changed.clear()
-            await asyncio.wait([asyncio.create_task(s.changed.wait()) for s in seats], timeout=2,
-                               return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.sleep(0.01)
             continue
         options = [a for a in mover.view["legal_actions"] if a["do"] != "challenge"]
         sent = time.perf_counter()
@@ -105,14 +130,9 @@ async def _play(seats: list[Seat], deadline: float, latencies: list[float], rng:
         if not ack.get("ok"):
             await asyncio.sleep(0.01)
             continue
-        seq = ack["seqs"][0]
-        while not all(seq in s.arrivals for s in seats):
-            for s in seats:
-                s.changed.clear()
-            await asyncio.wait([asyncio.create_task(s.changed.wait()) for s in seats], timeout=2,
-                               return_when=asyncio.FIRST_COMPLETED)
-            if time.perf_counter() > deadline + 10:
-                return
+        seq: int = ack["seqs"][0]
+        if not await _until(seats, lambda seq=seq: all(seq in s.arrivals for s in seats), deadline + 10):  # type: ignore[misc]
+            return
         latencies.append(max(s.arrivals[seq] for s in seats) - sent)
         progress.moves += 1
 
@@ -125,6 +145,8 @@ async def _send(seat: Seat, command: dict[str, Any], counter: int) -> dict[str, 
     await seat.ws.send_str(json.dumps({"type": "command", "table": seat.table, "id": cid, "command": command}))
     try:
         return await asyncio.wait_for(waiter, 10)
+    except TimeoutError:
+        return {"ok": False, "code": "timeout"}
     finally:
         _pending.pop(cid, None)
 
@@ -144,6 +166,7 @@ async def _read_acks(seat: Seat) -> None:
                 waiter.set_result(frame)
         elif frame.get("type") in ("state", "events") and frame.get("table") == seat.table:
             seat.view = frame.get("view")
+            seat.status = frame["table_info"]["status"]
             seat.arrivals[frame["seq"]] = time.perf_counter()
             seat.changed.set()
 

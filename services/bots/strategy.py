@@ -47,6 +47,10 @@ from services.rules.errors import RuleError
 
 Personality = Callable[[SeatKnowledge, random.Random, float], Action | None]
 
+ROLLOUT_STEPS = 200  # actions a rollout plays before it values the round by hand sizes
+PRIOR_WEIGHT = 1.0  # how many samples Tito's opinion is worth in the strong bot's averages
+PRIOR_BONUS = 0.05  # the value Tito's favourite gets over the others in that opinion
+
 
 def announced(legal: Iterable[Action]) -> list[Action]:
     """The legal actions without the ones that leave out a call another spelling makes.
@@ -243,14 +247,14 @@ def search(k: SeatKnowledge, cands: list[Action], rng: random.Random, budget_ms:
             except RuleError:
                 continue
             apply(s, a)
-            totals[i] += rollout(s, k.seat, rng)
+            totals[i] += rollout(s, k.seat, rng, ROLLOUT_STEPS)
             seen[i] += 1
         worlds += 1
     counts = suit_counts(k)
     favourite = max(range(len(cands)), key=lambda i: score(k, cands[i], counts))
     mean = sum(totals) / max(sum(seen), 1)
-    prior = [mean + (0.05 if i == favourite else 0.0) for i in range(len(cands))]
-    return [(totals[i] + prior[i]) / (seen[i] + 1) for i in range(len(cands))]
+    prior = [mean + (PRIOR_BONUS if i == favourite else 0.0) for i in range(len(cands))]
+    return [(totals[i] + PRIOR_WEIGHT * prior[i]) / (seen[i] + PRIOR_WEIGHT) for i in range(len(cands))]
 
 
 LEVELS: dict[str, Personality] = {"weak": weak, "medium": medium, "strong": strong}

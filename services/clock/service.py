@@ -53,6 +53,7 @@ class ClockService:
     replicas: int = 1
     now: Callable[[], float] = time.time
     pending: dict[str, list[Timer]] = field(default_factory=dict)
+    revisions: dict[str, int] = field(default_factory=dict)  # the bucket revision this replica last wrote, per table
     fired: int = 0
 
     def __post_init__(self) -> None:
@@ -83,11 +84,14 @@ class ClockService:
                         msgs = await psub.fetch(100, timeout=1)
                     except NatsTimeout:
                         continue
+                    latest = {}  # one write per table per fetch: under load many batches share it
                     for msg in msgs:
                         table_id = msg.subject.rsplit(".", 1)[-1]
-                        t = await self.folder.after(table_id, msg.metadata.sequence.stream,
-                                                    events_pb2.EventBatch.FromString(msg.data))
+                        latest[table_id] = await self.folder.after(table_id, msg.metadata.sequence.stream,
+                                                                   events_pb2.EventBatch.FromString(msg.data))
+                    for table_id, t in latest.items():
                         await self._record(kv, table_id, t.seq, timers(t, self.durations))
+                    for msg in msgs:
                         await msg.ack()
             except (NatsError, OSError) as e:
                 log.warning("clock paused reading the stream (%s); resuming", e or type(e).__name__)
@@ -95,19 +99,26 @@ class ClockService:
 
     async def _record(self, kv: KeyValue, table_id: str, seq: int, running: list[Timer]) -> None:
         """Write the table's timers unless the bucket already holds a later state of the table."""
+        revision = self.revisions.get(table_id)
+        if revision is not None:  # the usual case: this replica wrote the last entry
+            try:
+                self.revisions[table_id] = await kv.update(table_id, _encode(seq, running), last=revision)
+                return
+            except KeyWrongLastSequenceError:
+                pass
         while True:
             try:
                 entry = await kv.get(table_id)
             except KeyNotFoundError:
                 try:
-                    await kv.create(table_id, _encode(seq, running))
+                    self.revisions[table_id] = await kv.create(table_id, _encode(seq, running))
                     return
                 except KeyWrongLastSequenceError:
                     continue
             if entry.value is not None and _decode(table_id, entry.value)[0] >= seq:
                 return
             try:
-                await kv.update(table_id, _encode(seq, running), last=entry.revision)
+                self.revisions[table_id] = await kv.update(table_id, _encode(seq, running), last=entry.revision)
                 return
             except KeyWrongLastSequenceError:
                 continue

@@ -120,9 +120,12 @@ def _row(t: domain.Table, created_at: datetime, last: datetime) -> dict[str, Any
     }
 
 
-async def project(conn: AsyncConnection, t: domain.Table, seq: int, batch: events_pb2.EventBatch,
-                  known: int) -> None:
-    """Apply one stored batch to the projection (``t`` is the table before it, and is folded forward)."""
+async def project(conn: AsyncConnection, t: domain.Table, seq: int, batch: events_pb2.EventBatch) -> datetime:
+    """Fold one stored batch into ``t`` (the table before it) and write the rows it creates.
+
+    The table's directory row and the projection's position are written once per
+    transaction by ``finish``: a busy table's many batches make one update.
+    """
     was_over = t.status in ("over", "ended")
     for ev in batch.events:
         domain.evolve(t, seq, ev)
@@ -137,12 +140,19 @@ async def project(conn: AsyncConnection, t: domain.Table, seq: int, batch: event
                   for i, p in enumerate(t.players) if not p.bot]
         if people:
             await conn.execute(seats.insert(), people)
-    row = _row(t, when, when)
-    del row["created_at"]
-    await conn.execute(directory.update().where(directory.c.table_id == t.table_id).values(row))
     if t.status in ("over", "ended") and not was_over and t.match_no:
         await conn.execute(results.insert().values(
             table_id=t.table_id, match_no=t.match_no, ruleset=t.ruleset,
             players=[p.name for p in t.players], scores=list(t.match.scores) if t.match is not None else [],
             winners=t.winners, ended_by=t.end_reason or "played", ended_at=when))
+    return when
+
+
+async def finish(conn: AsyncConnection, touched: dict[str, tuple[domain.Table, datetime]], seq: int,
+                 known: int) -> None:
+    """Write the directory rows of the tables a transaction touched, and its position."""
+    for t, when in touched.values():
+        row = _row(t, when, when)
+        del row["created_at"]
+        await conn.execute(directory.update().where(directory.c.table_id == t.table_id).values(row))
     await _set_position(conn, seq, known)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from datetime import datetime
 
 from nats.errors import Error as NatsError
 from nats.errors import TimeoutError as NatsTimeout
@@ -13,8 +14,9 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from maumau.v1 import events_pb2
+from services.table.domain import Table
 from services.table.folding import TableFolder
-from services.table.projections import PROJECTED, metadata, migrate, position, project
+from services.table.projections import PROJECTED, finish, metadata, migrate, position, project
 from services.table.store import STREAM, SUBJECTS, EventStore
 
 log = logging.getLogger("maumau.projector")
@@ -29,16 +31,28 @@ class Projector:
 
     async def apply(self, seq: int, table_id: str, batch: events_pb2.EventBatch) -> bool:
         """Project one stored batch; False when it was projected already."""
+        return bool(await self.apply_many([(seq, table_id, batch)]))
+
+    async def apply_many(self, stored: list[tuple[int, str, events_pb2.EventBatch]]) -> int:
+        """Project stored batches (in stream order) in one transaction; how many were new."""
+        touched: dict[str, tuple[Table, datetime]] = {}
         try:
             async with self.engine.begin() as conn:
-                known = await position(conn)
-                if seq <= known:
-                    return False
-                t = await self.tables.before(table_id, seq)
-                await project(conn, t, seq, batch, known)
-                return True
+                known = last = await position(conn)
+                applied = 0
+                for seq, table_id, batch in stored:
+                    if seq <= last:
+                        continue
+                    t = await self.tables.before(table_id, seq)
+                    touched[table_id] = (t, await project(conn, t, seq, batch))
+                    last = seq
+                    applied += 1
+                if touched:
+                    await finish(conn, touched, last, known)
+                return applied
         except Exception:
-            self.tables.forget(table_id)  # folded ahead of a transaction that did not commit
+            for table_id in touched:  # folded ahead of a transaction that did not commit
+                self.tables.forget(table_id)
             raise
 
     async def run(self, batch: int = 200) -> None:
@@ -56,9 +70,9 @@ class Projector:
                         msgs = await psub.fetch(batch, timeout=1)
                     except NatsTimeout:
                         continue
+                    await self.apply_many([(m.metadata.sequence.stream, m.subject.rsplit(".", 1)[-1],
+                                            events_pb2.EventBatch.FromString(m.data)) for m in msgs])
                     for msg in msgs:
-                        batch_pb = events_pb2.EventBatch.FromString(msg.data)
-                        await self.apply(msg.metadata.sequence.stream, msg.subject.rsplit(".", 1)[-1], batch_pb)
                         await msg.ack()
             except (NatsError, OSError) as e:
                 log.warning("projector paused (%s); resuming", e or type(e).__name__)

@@ -1,0 +1,272 @@
+// The gateway's protocol (docs/protocol.md): the HTTP API and the tab's one WebSocket.
+// The session (device token + name) lives in localStorage; the last seq and picture of each
+// table in memory and sessionStorage, so a reload resumes with `since`.
+
+const TOKEN_KEY = 'mm.token';
+const NAME_KEY = 'mm.name';
+const IDENTITY_KEY = 'mm.identity';
+const TABLE_KEY = (id) => `mm.table.${id}`;
+
+function ls() { try { return window.localStorage; } catch { return null; } }
+function ss() { try { return window.sessionStorage; } catch { return null; } }
+
+export function loadSession() {
+  const token = ls()?.getItem(TOKEN_KEY);
+  if (!token) return null;
+  return { token, name: ls().getItem(NAME_KEY) || '', identity: ls().getItem(IDENTITY_KEY) || '' };
+}
+
+function saveSession(s) {
+  ls()?.setItem(TOKEN_KEY, s.token);
+  ls()?.setItem(NAME_KEY, s.name);
+  ls()?.setItem(IDENTITY_KEY, s.identity);
+}
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message || code);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+// Header values are byte strings: send the name's UTF-8 bytes, which the server reads as UTF-8.
+function headerName(name) {
+  return Array.from(new TextEncoder().encode(name), (b) => String.fromCharCode(b)).join('');
+}
+
+async function http(method, path, body) {
+  const headers = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const s = loadSession();
+  if (s) {
+    headers.Authorization = `Bearer ${s.token}`;
+    if (s.name) headers['X-Player-Name'] = headerName(s.name);
+  }
+  let res;
+  try {
+    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (e) {
+    throw new ApiError(0, 'network', String(e));
+  }
+  let data = null;
+  try { data = await res.json(); } catch { data = null; }
+  if (!res.ok) {
+    const err = (data && data.error) || {};
+    throw new ApiError(res.status, err.code || (res.status >= 500 ? 'unavailable' : 'bad_request'), err.message);
+  }
+  return data;
+}
+
+export const api = {
+  async createSession(name) {
+    const data = await http('POST', '/api/session', { name });
+    const s = { token: data.token, identity: data.identity, name: data.name || name };
+    saveSession(s);
+    return s;
+  },
+  async rename(name) {
+    const s = loadSession();
+    if (!s) return api.createSession(name);
+    s.name = name;
+    saveSession(s);
+    try {
+      const data = await http('PATCH', '/api/session', { name });
+      if (data && data.name) { s.name = data.name; saveSession(s); }
+    } catch { /* the name also travels with every request */ }
+    return s;
+  },
+  createTable: (ruleset, options, seats, watch = false) => http('POST', '/api/tables', { ruleset, options, seats, watch }),
+  table: (id) => http('GET', `/api/tables/${encodeURIComponent(id)}`),
+  join: (id, invitation) => http('POST', `/api/tables/${encodeURIComponent(id)}/join`, { invitation }),
+  bots: (id, level = '') => http('POST', `/api/tables/${encodeURIComponent(id)}/bots`, { level }),
+  start: (id) => http('POST', `/api/tables/${encodeURIComponent(id)}/start`),
+  myTables: () => http('GET', '/api/my-tables'),
+};
+
+/** A client-unique id for a command (re-sent as is after a reconnect: stored once). */
+export function newId() {
+  if (globalThis.crypto?.randomUUID) return crypto.randomUUID();
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
+}
+
+/** The last picture of a table this tab saw: {seq, table_info, view, log}. */
+export function loadTableCache(id) {
+  try {
+    const raw = ss()?.getItem(TABLE_KEY(id));
+    return raw ? JSON.parse(raw) : null;
+  } catch { return null; }
+}
+
+export function saveTableCache(id, cache) {
+  try { ss()?.setItem(TABLE_KEY(id), JSON.stringify(cache)); } catch { /* full: keep it in memory */ }
+}
+
+const ACK_TIMEOUT = 20000;
+
+/**
+ * The tab's one WebSocket. Emits: 'status' ('connecting' | 'open' | 'reconnecting'),
+ * 'state', 'events', 'chat', 'error', 'welcome' (the frames, as received).
+ */
+export class Connection extends EventTarget {
+  constructor() {
+    super();
+    this.ws = null;
+    this.status = 'idle';
+    this.attempt = 0;
+    this.tables = new Map(); // table id -> {seq, hasPicture}
+    this.pending = new Map(); // command id -> {frame, resolve, timer}
+    this.retryTimer = null;
+    this.pingTimer = null;
+    this.closedByUs = false;
+  }
+
+  start() {
+    if (this.ws || this.retryTimer) return;
+    this.closedByUs = false;
+    this._open();
+  }
+
+  stop() {
+    this.closedByUs = true;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    if (this.ws) this.ws.close();
+    this.ws = null;
+  }
+
+  /** After a rename: the name travels in the socket's URL. */
+  restart() {
+    this.stop();
+    this.start();
+  }
+
+  _emit(type, detail) { this.dispatchEvent(new CustomEvent(type, { detail })); }
+
+  _setStatus(status) {
+    this.status = status;
+    this._emit('status', status);
+  }
+
+  _open() {
+    const s = loadSession();
+    if (!s) return;
+    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const q = new URLSearchParams({ token: s.token, name: s.name || '' });
+    this._setStatus(this.attempt === 0 ? 'connecting' : 'reconnecting');
+    let ws;
+    try {
+      ws = new WebSocket(`${proto}//${location.host}/ws?${q}`);
+    } catch {
+      this._retry();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      this.attempt = 0;
+      this._setStatus('open');
+      this._send({ type: 'hello', v: 1 });
+      for (const [table, t] of this.tables) this._subscribeFrame(table, t);
+      for (const p of this.pending.values()) this._send(p.frame);
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(() => this._send({ type: 'ping' }), 30000);
+    };
+    ws.onmessage = (msg) => {
+      let frame;
+      try { frame = JSON.parse(msg.data); } catch { return; }
+      this._onFrame(frame);
+    };
+    ws.onclose = () => {
+      clearInterval(this.pingTimer);
+      if (this.ws === ws) this.ws = null;
+      if (!this.closedByUs) this._retry();
+    };
+    ws.onerror = () => { /* onclose follows */ };
+  }
+
+  _retry() {
+    this.attempt += 1;
+    this._setStatus('reconnecting');
+    const base = Math.min(15000, 500 * 2 ** Math.min(this.attempt - 1, 5));
+    const delay = base / 2 + Math.random() * base / 2;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => { this.retryTimer = null; this._open(); }, delay);
+  }
+
+  _send(frame) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(frame));
+      return true;
+    }
+    return false;
+  }
+
+  _subscribeFrame(table, t) {
+    const frame = { type: 'subscribe', table };
+    if (t.hasPicture && t.seq > 0) frame.since = t.seq;
+    this._send(frame);
+  }
+
+  /** Watch a table; `since` only when this tab still holds the picture at that seq. */
+  subscribe(table, { seq = 0, hasPicture = false } = {}) {
+    const t = { seq, hasPicture: hasPicture && seq > 0 };
+    this.tables.set(table, t);
+    this._subscribeFrame(table, t);
+  }
+
+  unsubscribe(table) {
+    this.tables.delete(table);
+    this._send({ type: 'unsubscribe', table });
+  }
+
+  lastSeq(table) { return this.tables.get(table)?.seq ?? 0; }
+
+  /** Send a command and wait for its ack: resolves {ok, code?, message?, seqs?, seat?}. */
+  command(table, command) {
+    const id = newId();
+    const frame = { type: 'command', table, id, command };
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        resolve({ ok: false, code: 'unavailable', message: 'no answer' });
+      }, ACK_TIMEOUT);
+      this.pending.set(id, { frame, resolve, timer });
+      this._send(frame); // when closed, sent again on reconnect with the same id
+    });
+  }
+
+  _onFrame(frame) {
+    switch (frame.type) {
+      case 'ack': {
+        const p = this.pending.get(frame.id);
+        if (p) {
+          clearTimeout(p.timer);
+          this.pending.delete(frame.id);
+          p.resolve(frame);
+        }
+        break;
+      }
+      case 'state':
+      case 'events': {
+        const t = this.tables.get(frame.table);
+        if (!t) return; // unsubscribed meanwhile
+        if (frame.type === 'events' && t.hasPicture && frame.seq <= t.seq) return; // seen already
+        t.seq = frame.seq;
+        t.hasPicture = true;
+        this._emit(frame.type, frame);
+        break;
+      }
+      case 'chat':
+        if (this.tables.has(frame.table)) this._emit('chat', frame);
+        break;
+      case 'error':
+        this._emit('error', frame);
+        break;
+      case 'welcome':
+        this._emit('welcome', frame);
+        break;
+      default:
+        break;
+    }
+  }
+}

@@ -1,0 +1,128 @@
+// Entry point: routing (/ and /m/<table_id>?c=<invitation>), the top bar, the connection banner,
+// toasts, the deck design and the tutorial. Each screen lives in its own module.
+
+import { Connection, loadSession } from './api.js';
+import { DEFAULT_DESIGN, DESIGN_IDS } from './cards.js';
+import { h, mount } from './dom.js';
+import { errorText, initLang, onLangChange, t, toggleLang } from './i18n.js';
+import { createHome } from './lobby.js';
+import { createTableScreen } from './table.js';
+import { openTutorial } from './tutorial.js';
+
+const DESIGN_KEY = 'mm.deck';
+
+const conn = new Connection();
+let screen = null;
+let helpRuleset = 'classic32';
+
+function savedDesign() {
+  try {
+    const d = localStorage.getItem(DESIGN_KEY);
+    return DESIGN_IDS.includes(d) ? d : DEFAULT_DESIGN;
+  } catch { return DEFAULT_DESIGN; }
+}
+
+const ctx = {
+  conn,
+  design: savedDesign(),
+  session: () => loadSession(),
+  navigate(path, { replace = false } = {}) {
+    if (replace) history.replaceState(null, '', path);
+    else history.pushState(null, '', path);
+    route();
+  },
+  toast(text, kind = 'info') { toast(text, kind); },
+  refusal(ack) { toast(errorText(ack.code || 'unknown'), 'error'); },
+  setHelpRuleset(rs) { helpRuleset = rs || 'classic32'; },
+  openHelp(rs) { openTutorial(rs || helpRuleset, ctx.design); },
+  sessionChanged() { conn.restart(); },
+};
+
+function toast(text, kind) {
+  const box = document.getElementById('toasts');
+  const item = h('div', { class: `toast toast-${kind}` }, text);
+  box.append(item);
+  setTimeout(() => item.classList.add('toast-out'), 3200);
+  setTimeout(() => item.remove(), 3700);
+}
+
+function renderTools() {
+  const tools = document.getElementById('tools');
+  const select = h('select', {
+    id: 'deck-design', testid: 'deck-design', 'aria-label': t('deck.label'), title: t('deck.label'),
+    onchange: (e) => {
+      ctx.design = e.target.value;
+      try { localStorage.setItem(DESIGN_KEY, ctx.design); } catch { /* private mode */ }
+      screen?.render();
+    },
+  }, DESIGN_IDS.map((id) => h('option', { value: id, selected: id === ctx.design }, t(`deck.${id}`))));
+  mount(tools,
+    h('label', { class: 'deck-picker' }, h('span', { class: 'deck-icon', 'aria-hidden': 'true' }, '🂠'), select),
+    h('button', {
+      class: 'btn btn-small btn-ghost', type: 'button', testid: 'btn-lang', lang: t('lang.toggle') === 'EN' ? 'en' : 'pt-BR',
+      'aria-label': t('lang.toggle.label'), title: t('lang.toggle.label'), onclick: () => toggleLang(),
+    }, t('lang.toggle')),
+    h('button', {
+      class: 'btn btn-small btn-help', type: 'button', testid: 'btn-help', 'aria-label': t('help.label'),
+      title: t('help.label'), onclick: () => ctx.openHelp(),
+    }, '?'));
+  const brand = document.querySelector('.brand');
+  brand.setAttribute('aria-label', `${t('app.title')} — ${t('home.link')}`);
+  document.querySelector('.skip-link').textContent = t('home.link') === 'Home' ? 'Skip to content' : 'Pular para o conteúdo';
+}
+
+function renderBanner() {
+  const banner = document.getElementById('connection-banner');
+  const status = conn.status;
+  const show = status === 'reconnecting' || (status === 'connecting' && conn.attempt > 0);
+  banner.hidden = !show;
+  banner.dataset.status = status;
+  banner.textContent = show ? t('conn.reconnecting') : '';
+}
+
+function parseRoute() {
+  const m = /^\/m\/([A-Za-z0-9-]{1,64})\/?$/.exec(location.pathname);
+  if (m) return { name: 'table', tableId: m[1], invitation: new URLSearchParams(location.search).get('c') || '' };
+  return { name: 'home' };
+}
+
+function route() {
+  const app = document.getElementById('app');
+  screen?.destroy?.();
+  screen = null;
+  const r = parseRoute();
+  if (r.name === 'table') {
+    screen = createTableScreen(ctx, r.tableId, r.invitation);
+  } else {
+    if (location.pathname !== '/') history.replaceState(null, '', '/');
+    helpRuleset = 'classic32';
+    screen = createHome(ctx);
+  }
+  mount(app, screen.el);
+  screen.render();
+  if (loadSession()) conn.start();
+}
+
+function boot() {
+  initLang();
+  renderTools();
+  onLangChange(() => { renderTools(); renderBanner(); screen?.render(); });
+  conn.addEventListener('status', renderBanner);
+  conn.addEventListener('error', (e) => {
+    const f = e.detail;
+    if (f.code === 'unknown_table' || f.code === 'too_fast') return; // the screens handle these
+    toast(errorText(f.code), 'error');
+  });
+  window.addEventListener('popstate', route);
+  document.addEventListener('click', (e) => {
+    const a = e.target.closest('a[data-link]');
+    if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    const url = new URL(a.href, location.href);
+    if (url.origin !== location.origin) return;
+    e.preventDefault();
+    ctx.navigate(url.pathname + url.search);
+  });
+  route();
+}
+
+boot();

@@ -1,0 +1,151 @@
+// Unit tests of the client's pure parts: node --test gateway/static/tests/
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { backSVG, cardPoints, cardSVG, DESIGN_IDS, parseCard } from '../cards.js';
+import { cardLabel, cardShort, errorText, listNames, STRINGS, suitText, t, timeAgo } from '../i18n.js';
+import { cleanOptions, optionDefault, optionKeys, parseTableLink, RULESET_IDS } from '../lobby.js';
+import { describeEvent, formatEntry, groupLegal, isClockwise, pickAnnounce } from '../table.js';
+import { STEPS } from '../tutorial.js';
+
+test('every pt-BR string has an English twin and vice versa', () => {
+  const pt = Object.keys(STRINGS['pt-BR']);
+  const en = Object.keys(STRINGS.en);
+  assert.deepEqual(pt.filter((k) => !en.includes(k)), []);
+  assert.deepEqual(en.filter((k) => !pt.includes(k)), []);
+});
+
+test('refusal codes in Portuguese and English', () => {
+  assert.equal(errorText('not_your_turn', 'pt-BR'), 'Não é a sua vez');
+  assert.equal(errorText('illegal_card', 'pt-BR'), 'Essa carta não pode ser jogada agora');
+  assert.equal(errorText('not_your_turn', 'en'), 'It is not your turn');
+  assert.match(errorText('weird_code', 'pt-BR'), /weird_code/);
+  for (const code of ['bad_request', 'unknown_table', 'table_exists', 'bad_options', 'bad_invitation', 'not_seated',
+    'wrong_seat', 'not_creator', 'table_full', 'match_started', 'not_enough_players', 'creator_stays', 'not_playing',
+    'round_in_play', 'no_rematch', 'not_absent', 'table_closed', 'not_your_turn', 'illegal_card', 'illegal_action',
+    'card_not_in_hand', 'round_over', 'conflict_retry_exhausted', 'unavailable', 'too_long', 'empty', 'too_fast']) {
+    assert.doesNotMatch(errorText(code, 'pt-BR'), /Algo deu errado/, code);
+  }
+});
+
+test('cards in words and symbols', () => {
+  assert.equal(cardShort('7H', 'pt-BR'), '7♥');
+  assert.equal(cardShort('10S', 'en'), '10♠');
+  assert.equal(cardShort('R7', 'pt-BR'), '7 vermelho');
+  assert.equal(cardShort('Gskip', 'en'), 'green skip');
+  assert.equal(cardShort('W+4', 'pt-BR'), 'curinga +4');
+  assert.equal(cardLabel('JH', 'pt-BR'), 'valete de copas');
+  assert.equal(cardLabel('AS', 'en'), 'Ace of spades');
+  assert.equal(suitText('H', 'pt-BR'), '♥ copas');
+  assert.equal(suitText('B', 'en'), 'blue');
+  assert.equal(listNames(['Ana', 'Tito', 'Luna'], 'pt-BR'), 'Ana, Tito e Luna');
+  assert.equal(t('table.draw_n', { n: 4 }, 'pt-BR'), 'COMPRAR 4');
+  assert.equal(timeAgo(Date.now() - 5 * 60000, Date.now(), 'pt-BR'), 'há 5 min');
+});
+
+test('card names parse and draw', () => {
+  assert.deepEqual(parseCard('10S'), { family: 'french', rank: '10', suit: 'S' });
+  assert.deepEqual(parseCard('Y+2'), { family: 'colour', colour: 'Y', value: '+2' });
+  assert.deepEqual(parseCard('W+4'), { family: 'colour', colour: null, value: 'W+4' });
+  assert.equal(parseCard('1H'), null);
+  assert.equal(parseCard('<script>'), null);
+  const ranks = ['2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K', 'A'];
+  const names = [];
+  for (const s of 'CDHS') for (const r of ranks) names.push(r + s);
+  for (const c of 'RGBY') for (const v of ['0', '5', '9', 'skip', 'rev', '+2']) names.push(c + v);
+  names.push('W', 'W+4');
+  for (const design of DESIGN_IDS) {
+    for (const n of names) {
+      const svg = cardSVG(n, design);
+      assert.match(svg, /^<svg [^>]*viewBox="0 0 100 140"/);
+      assert.ok(svg.endsWith('</svg>'));
+      assert.doesNotMatch(svg, /undefined|NaN/, `${n} ${design}`);
+    }
+    assert.match(backSVG(design), /data-back/);
+  }
+});
+
+test('display points follow RULES.md', () => {
+  assert.equal(cardPoints('classic32', 'JH'), 20);
+  assert.equal(cardPoints('classic32', 'AS'), 11);
+  assert.equal(cardPoints('classic32', '8C'), 8);
+  assert.equal(cardPoints('classic52', 'QD'), 10);
+  assert.equal(cardPoints('candeias', 'KD'), 13);
+  assert.equal(cardPoints('candeias', 'AS'), 1);
+  assert.equal(cardPoints('colors108', 'W+4'), 50);
+  assert.equal(cardPoints('colors108', 'Gskip'), 20);
+  assert.equal(cardPoints('colors108', 'R7'), 7);
+});
+
+test('options: only what differs from the ruleset defaults is sent', () => {
+  assert.deepEqual(cleanOptions('classic32', { jack_on_jack: false, hand_size: 5, turn_seconds: null }), {});
+  assert.deepEqual(cleanOptions('classic32', { jack_on_jack: true, target_points: '150' }), { jack_on_jack: true, target_points: 150 });
+  assert.deepEqual(cleanOptions('classic52', { mau_mau_call: 'always', scoring: 'none', ace: 'skip_all', deck: 32 }),
+    { scoring: 'none', ace: 'skip_all', deck: 32 });
+  assert.deepEqual(cleanOptions('colors108', { quick: true, teams: false, seven_stacking: false }), { quick: true });
+  assert.deepEqual(cleanOptions('candeias', { eight_bounce: true, nine_draws: 3 }), { nine_draws: 3 });
+  assert.equal(optionDefault('candeias', 'hand_size'), 6);
+  assert.ok(!optionKeys('candeias').house.includes('eight_bounce'));
+  assert.deepEqual(optionKeys('colors108').house, []);
+});
+
+test('table links', () => {
+  globalThis.location = { origin: 'http://x.test' };
+  assert.equal(parseTableLink('http://x.test/m/abc123?c=tok'), '/m/abc123?c=tok');
+  assert.equal(parseTableLink('/m/abc123'), '/m/abc123');
+  assert.equal(parseTableLink('http://x.test/other'), null);
+});
+
+test('direction: classic tables clockwise, candeias and colors108 counter-clockwise', () => {
+  assert.equal(isClockwise('classic32', 1), true);
+  assert.equal(isClockwise('classic32', -1), false);
+  assert.equal(isClockwise('colors108', 1), false);
+  assert.equal(isClockwise('candeias', -1), true);
+});
+
+test('legal actions grouped, calls picked from them', () => {
+  const legal = [
+    { do: 'play', card: 'JH', choose: 'C' }, { do: 'play', card: 'JH', choose: 'D' },
+    { do: 'play', card: '9H', announce: 'mau' }, { do: 'play', card: '9H' },
+    { do: 'draw' }, { do: 'challenge', target: 2 }, { do: 'double', cards: ['5H', '5H'] },
+  ];
+  const g = groupLegal(legal);
+  assert.equal(g.plays.get('JH').length, 2);
+  assert.ok(g.draw && !g.pass);
+  assert.ok(g.challenges.has(2));
+  assert.ok(g.doubles.has('5H'));
+  assert.deepEqual([...g.announces], ['mau']);
+  assert.deepEqual(pickAnnounce(g.plays.get('9H'), true), { do: 'play', card: '9H', announce: 'mau' });
+  assert.deepEqual(pickAnnounce(g.plays.get('9H'), false), { do: 'play', card: '9H' });
+  assert.deepEqual(pickAnnounce([{ do: 'play', card: '8H' }], true), { do: 'play', card: '8H' });
+});
+
+test('events become log lines', () => {
+  const names = ['Ana', 'Carmen', 'Tito'];
+  const fmt = (ev, me = 0, view = null) => describeEvent(ev, { me, names, ruleset: 'classic32', view }).map(formatEntry);
+  globalThis.localStorage = undefined;
+  assert.deepEqual(fmt({ type: 'ActionTaken', action: { seat: 1, do: 'play', card: '7H' }, draws: [], reshuffles: 0 }),
+    ['Carmen jogou 7♥']);
+  assert.deepEqual(fmt({ type: 'ActionTaken', action: { seat: 0, do: 'draw' }, draws: [{ seat: 0, count: 2, cards: ['8C', '9D'] }], reshuffles: 0 }),
+    ['Você comprou 2 cartas: 8♣, 9♦.']);
+  assert.deepEqual(fmt({ type: 'ActionTaken', action: { seat: 1, do: 'play', card: 'JC', choose: 'S', announce: 'mau' }, draws: [], reshuffles: 0 }),
+    ['Carmen jogou J♣ e pediu ♠ espadas — "Mau!"']);
+  assert.deepEqual(fmt({ type: 'ActionTaken', action: { seat: 2, do: 'play', card: '9C' }, draws: [{ seat: 2, count: 2 }], reshuffles: 0 }),
+    ['Tito jogou 9♣', 'Tito comprou 2 cartas de castigo.']);
+  assert.deepEqual(fmt({ type: 'RoundEnded', winner: 1, round_points: [0, 30, 0], scores: [0, 30, 0], match_over: false, match_winners: [] },
+    0, { revealed_hands: [['7H'], ['8C'], ['9D']] }), ['A MESA TRAVOU — Carmen vence a rodada.']);
+  assert.deepEqual(fmt({ type: 'RoundEnded', winner: 0, round_points: [30, 0, 0], scores: [230, 0, 0], match_over: true, match_winners: [0] },
+    0, { revealed_hands: [[], ['8C'], ['9D']] }), ['Você bateu e venceu a rodada!', 'Você venceu a partida!']);
+});
+
+test('the tutorial has 9 steps per ruleset, each in both languages', () => {
+  for (const rs of RULESET_IDS) {
+    assert.equal(STEPS[rs].length, 9, rs);
+    for (const s of STEPS[rs]) {
+      assert.equal(s.pt.length, 2);
+      assert.equal(s.en.length, 2);
+      assert.ok(s.scene.points || s.scene.top, rs);
+      for (const c of [s.scene.top, ...(s.scene.hand || []), s.scene.play, s.scene.draw].filter(Boolean)) assert.ok(parseCard(c), c);
+    }
+  }
+});
