@@ -524,7 +524,7 @@ export function createTableScreen(ctx, tableId, invitation) {
       const p = info.players[i];
       seats.push(h('li', { class: `seat${p ? '' : ' seat-empty'}${i === me() ? ' seat-me' : ''}`, testid: `seat-${i}` },
         h('span', { class: 'seat-no' }, String(i + 1)),
-        p ? h('span', { class: 'seat-name' }, p.name, p.bot ? h('span', { class: 'tag' }, `🤖 ${t('bot')}`) : null,
+        p ? h('span', { class: 'seat-name' }, p.name, p.bot ? h('span', { class: 'tag tag-bot' }, t('bot')) : null,
           i === me() ? h('span', { class: 'tag tag-me' }, t('you')) : null)
           : h('span', { class: 'muted' }, t('empty_seat'))));
     }
@@ -653,7 +653,7 @@ export function createTableScreen(ctx, tableId, invitation) {
       h('div', { class: 'opp-name' },
         onTurn ? h('span', { class: 'turn-dot', 'aria-hidden': 'true' }, '▶') : null,
         h('span', { class: 'opp-name-text' }, p.name || t('seat', { n: seat })),
-        p.bot ? h('span', { class: 'tag', title: t('bot') }, '🤖') : null,
+        p.bot ? h('span', { class: 'tag tag-bot' }, t('bot')) : null,
         info.options?.teams ? h('span', { class: 'tag' }, seat % 2 === (me() >= 0 ? me() % 2 : 0) ? '👥 A' : '👥 B') : null),
       h('div', { class: 'opp-cards' }, miniBacks(count),
         h('span', { class: 'opp-count', testid: `opponent-count-${seat}` }, t('table.cards', { n: count }))),
