@@ -14,8 +14,8 @@ from services.rules.views import view
 from services.table.domain import Table
 
 
-def table_info(t: Table, identity: str) -> dict[str, Any]:
-    seat = t.seat_of(identity)
+def table_info(t: Table, identity: str, seat: int | None = None) -> dict[str, Any]:
+    seat = t.seat_of(identity) if seat is None else seat
     info: dict[str, Any] = {
         "table_id": t.table_id, "ruleset": t.ruleset, "options": t.options, "seats": t.capacity,
         "status": t.status, "players": [{"name": p.name, "bot": p.bot} for p in t.players],
@@ -28,11 +28,11 @@ def table_info(t: Table, identity: str) -> dict[str, Any]:
     return info
 
 
-def viewer_view(t: Table, identity: str) -> dict[str, Any] | None:
+def viewer_view(t: Table, identity: str, seat: int | None = None) -> dict[str, Any] | None:
     """The rules' view for this viewer, with its legal actions in the command spelling (no seat)."""
     if t.match is None or not t.match.discard:
         return None
-    seat = t.seat_of(identity)
+    seat = t.seat_of(identity) if seat is None else seat
     v = view(t.match, seat if seat >= 0 else None)
     for action in v["legal_actions"]:
         action.pop("seat", None)
@@ -95,7 +95,7 @@ def events_frame(t: Table, seq: int, batch: events_pb2.EventBatch, identity: str
     viewer = seat if seat >= 0 else None
     return {"type": "events", "table": t.table_id, "seq": seq,
             "events": [redact_event(ev, viewer) for ev in batch.events],
-            "table_info": table_info(t, identity), "view": viewer_view(t, identity)}
+            "table_info": table_info(t, identity, seat), "view": viewer_view(t, identity, seat)}
 
 
 def state_frame(t: Table, identity: str) -> dict[str, Any]:

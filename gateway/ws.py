@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from aiohttp import WSMsgType, web
 from google.protobuf import json_format
 from google.protobuf.message import Message
@@ -70,7 +70,7 @@ class Socket:
             if frame is None:
                 await self.ws.close(message=b"too slow")
                 return
-            await self.ws.send_str(json.dumps(frame, separators=(",", ":")))
+            await self.ws.send_str(orjson.dumps(frame).decode())
 
     async def on_batch(self, feed: Feed, seq: int, batch: events_pb2.EventBatch) -> None:
         self.send(events_frame(feed.table, seq, batch, self.identity))
@@ -95,8 +95,8 @@ class Socket:
             if not self._rate_ok():
                 raise FrameError("too_fast", "too many frames; slow down")
             try:
-                frame = json.loads(raw)
-            except json.JSONDecodeError:
+                frame = orjson.loads(raw)
+            except orjson.JSONDecodeError:
                 raise FrameError("bad_frame", "a frame is a JSON object") from None
             if not isinstance(frame, dict):
                 raise FrameError("bad_frame", "a frame is a JSON object")

@@ -2,7 +2,7 @@
 // toasts, the deck design and the tutorial. Each screen lives in its own module.
 
 import { Connection, loadSession } from './api.js';
-import { DEFAULT_DESIGN, DESIGN_IDS } from './cards.js';
+import { backSVG, DEFAULT_DESIGN, DESIGN_IDS } from './cards.js';
 import { h, mount } from './dom.js';
 import { errorText, initLang, onLangChange, t, toggleLang } from './i18n.js';
 import { createHome } from './lobby.js';
@@ -53,11 +53,13 @@ function renderTools() {
     onchange: (e) => {
       ctx.design = e.target.value;
       try { localStorage.setItem(DESIGN_KEY, ctx.design); } catch { /* private mode */ }
+      renderTools();
+      document.getElementById('deck-design')?.focus();
       screen?.render();
     },
   }, DESIGN_IDS.map((id) => h('option', { value: id, selected: id === ctx.design }, t(`deck.${id}`))));
   mount(tools,
-    h('label', { class: 'deck-picker' }, h('span', { class: 'deck-icon', 'aria-hidden': 'true' }, '🂠'), select),
+    h('label', { class: 'deck-picker' }, h('span', { class: 'deck-icon', 'aria-hidden': 'true', html: backSVG(ctx.design) }), select),
     h('button', {
       class: 'btn btn-small btn-ghost', type: 'button', testid: 'btn-lang', lang: t('lang.toggle') === 'EN' ? 'en' : 'pt-BR',
       'aria-label': t('lang.toggle.label'), title: t('lang.toggle.label'), onclick: () => toggleLang(),
