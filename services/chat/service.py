@@ -27,6 +27,7 @@ from maumau.v1 import chat_pb2, table_pb2
 from services.chat import store
 from services.chat.text import clean
 from services.runtime import tracing
+from services.runtime.requests import answer
 from services.table.domain import Refused, Table, evolve
 from services.table.store import EventStore
 
@@ -167,26 +168,7 @@ class ChatService:
 
     async def serve(self, nc: NATS) -> None:
         """Answer lines until cancelled."""
-        limit = asyncio.Semaphore(self.settings.concurrency)
-        tasks: set[asyncio.Task[None]] = set()
-
-        async def on_msg(msg: Msg) -> None:
-            await limit.acquire()
-            task = asyncio.create_task(self._reply(msg))
-            tasks.add(task)
-            task.add_done_callback(done)
-
-        def done(task: asyncio.Task[None]) -> None:
-            tasks.discard(task)
-            limit.release()
-
-        sub = await nc.subscribe(COMMANDS, queue=QUEUE, cb=on_msg)
-        try:
-            await asyncio.Future()
-        finally:
-            await sub.unsubscribe()
-            if tasks:
-                await asyncio.wait(tasks, timeout=10)
+        await answer(nc, COMMANDS, QUEUE, self._reply, self.settings.concurrency)
 
     async def _reply(self, msg: Msg) -> None:
         table_id = msg.subject.rsplit(".", 1)[-1]
