@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from urllib.parse import unquote
 from typing import Any
 
 from aiohttp import web
@@ -38,7 +39,7 @@ def caller(request: web.Request) -> tuple[str, str]:
         identity = identity_of(token)
     except ValueError:
         raise _json_error(401, "no_session", "start a session first (POST /api/session)") from None
-    return identity, clean_name(request.headers.get("X-Player-Name"), "Jogador")
+    return identity, clean_name(unquote(request.headers.get("X-Player-Name", "")), "Jogador")
 
 
 async def _body(request: web.Request) -> dict[str, Any]:

@@ -118,20 +118,21 @@ export class Connection extends EventTarget {
     this.pending = new Map(); // command id -> {frame, resolve, timer}
     this.retryTimer = null;
     this.pingTimer = null;
-    this.closedByUs = false;
   }
 
   start() {
     if (this.ws || this.retryTimer) return;
-    this.closedByUs = false;
     this._open();
   }
 
   stop() {
-    this.closedByUs = true;
     clearTimeout(this.retryTimer);
+    clearInterval(this.pingTimer);
     this.retryTimer = null;
-    if (this.ws) this.ws.close();
+    if (this.ws) {
+      this.ws.stopped = true; // its late onclose must not reconnect
+      this.ws.close();
+    }
     this.ws = null;
   }
 
@@ -163,6 +164,7 @@ export class Connection extends EventTarget {
     }
     this.ws = ws;
     ws.onopen = () => {
+      if (ws.stopped) return;
       this.attempt = 0;
       this._setStatus('open');
       this._send({ type: 'hello', v: 1 });
@@ -172,14 +174,16 @@ export class Connection extends EventTarget {
       this.pingTimer = setInterval(() => this._send({ type: 'ping' }), 30000);
     };
     ws.onmessage = (msg) => {
+      if (ws.stopped) return;
       let frame;
       try { frame = JSON.parse(msg.data); } catch { return; }
       this._onFrame(frame);
     };
     ws.onclose = () => {
+      if (ws.stopped || this.ws !== ws) return;
       clearInterval(this.pingTimer);
-      if (this.ws === ws) this.ws = null;
-      if (!this.closedByUs) this._retry();
+      this.ws = null;
+      this._retry();
     };
     ws.onerror = () => { /* onclose follows */ };
   }

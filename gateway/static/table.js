@@ -62,6 +62,13 @@ export function groupLegal(legal) {
   return g;
 }
 
+/** How a call is said at this table: "última" (colors108), "Mau-Mau" (candeias), else the word given. */
+function announceKey(ruleset, announce) {
+  if (ruleset === 'colors108') return 'log.announce.last';
+  if (ruleset === 'candeias') return 'log.announce.maumau';
+  return `log.announce.${announce}`;
+}
+
 /** One stored event as log entries: [{segs: [{k, v}], cls}] (formatted at render, in the current language). */
 export function describeEvent(ev, { me, names, ruleset, view }) {
   const who = (seat) => (seat === me ? { you: true, name: '' } : { you: false, name: names[seat] ?? `#${seat + 1}` });
@@ -83,15 +90,15 @@ export function describeEvent(ev, { me, names, ruleset, view }) {
       if (a.do === 'play') {
         const segs = [{ k: `log.played${you}`, v: { name: p.name, card: a.card } }];
         if (a.choose) segs.push({ k: 'log.chose', v: { suit: a.choose } });
-        if (a.announce) segs.push({ k: ruleset === 'colors108' ? 'log.announce.last' : `log.announce.${a.announce}` });
+        if (a.announce) segs.push({ k: announceKey(ruleset, a.announce) });
         line(segs, p.you ? 'me' : '');
       } else if (a.do === 'double') {
         const segs = [{ k: `log.double${you}`, v: { name: p.name, card: (a.cards || [])[0] } }];
-        if (a.announce) segs.push({ k: `log.announce.${a.announce}` });
+        if (a.announce) segs.push({ k: announceKey(ruleset, a.announce) });
         line(segs, p.you ? 'me' : '');
       } else if (a.do === 'burn' || a.do === 'quick') {
         const segs = [{ k: `log.${a.do}${you}`, v: { name: p.name, card: a.card } }];
-        if (a.announce) segs.push({ k: `log.announce.${a.announce}` });
+        if (a.announce) segs.push({ k: announceKey(ruleset, a.announce) });
         line(segs, p.you ? 'me' : '');
       } else if (a.do === 'choose') {
         line([{ k: 'log.choose', v: { name: p.you ? null : p.name, nameYou: p.you, suit: a.choose } }]);
@@ -150,7 +157,7 @@ export function formatEntry(entry) {
   return entry.segs.map(({ k, v = {} }) => {
     const vars = { ...v };
     if (v.nameYou) vars.name = t('you');
-    if (v.targetYou) vars.target = t('you');
+    if (v.targetYou) vars.target = t('you_obj');
     if (v.dealerYou) vars.dealer = t('you');
     if (v.card) vars.card = cardShort(v.card);
     if (v.suit) vars.suit = suitText(v.suit);
@@ -194,7 +201,8 @@ export function createTableScreen(ctx, tableId, invitation) {
   const cached = loadTableCache(tableId);
   const session = ctx.session();
   if (cached && session && cached.identity === session.identity) {
-    Object.assign(st, { info: cached.table_info, view: cached.view, seq: cached.seq, log: cached.log || [] });
+    Object.assign(st, { info: cached.table_info, view: cached.view, seq: cached.seq, log: cached.log || [],
+      turnKey: cached.turnKey || '', turnSince: cached.turnSince || Date.now() });
   }
 
   // -- who is who
@@ -248,9 +256,15 @@ export function createTableScreen(ctx, tableId, invitation) {
     if (st.doubleMode && !g.doubles.size) st.doubleMode = false;
     if (!g.announces.size && !(st.view && st.view.turn === me())) st.announce = false;
     const turnKey = `${st.view?.turn}/${st.view?.round_over}/${st.view?.rounds_played}`;
-    if (turnKey !== st.turnKey) { st.turnKey = turnKey; st.turnSince = Date.now(); }
+    if (turnKey !== st.turnKey) {
+      st.turnKey = turnKey;
+      // the turn began with the last stored event (server time, trusted only when close to ours)
+      const last = events.length ? events[events.length - 1].time : 0;
+      st.turnSince = last && Math.abs(Date.now() - last) < 120000 ? Math.min(Date.now(), last) : Date.now();
+    }
     saveTableCache(tableId, {
       identity: ctx.session()?.identity, seq: st.seq, table_info: st.info, view: st.view, log: st.log.slice(-60),
+      turnKey: st.turnKey, turnSince: st.turnSince,
     });
     const rects = captureRects();
     render();
@@ -338,6 +352,7 @@ export function createTableScreen(ctx, tableId, invitation) {
     const c = st.chooser;
     if (!c) return;
     const candidates = c.actions.filter((a) => a.choose === letter);
+    if (c.forced) st.choseAt = st.seq; // not offered again until the table moves
     const fromEl = c.card ? regions.hand?.querySelector(`[data-card="${CSS.escape(c.card)}"]`) : null;
     act(pickAnnounce(candidates, st.announce), fromEl);
   }
@@ -587,19 +602,25 @@ export function createTableScreen(ctx, tableId, invitation) {
     const g = legal();
     // the forced choice (classic52: the dealer picks the suit a Jack starter asks)
     let openChooser = false;
-    if (g.choose.length && !st.chooser) {
+    if (g.choose.length && !st.chooser && st.choseAt !== st.seq) {
       st.chooser = { card: null, choices: g.choose.map((a) => a.choose), actions: g.choose, forced: true };
       openChooser = true;
     } else if (!g.choose.length && st.chooser?.forced) {
       st.chooser = null;
     }
-    const parts = [renderOpponents(g), renderCentre(g), renderTurn()];
-    if (seated() && info.status === 'playing' && !v.round_over) parts.push(renderActions(g));
-    if (seated()) parts.push(renderHand(g));
-    else parts.push(h('p', { class: 'notice spectator-hand', testid: 'spectator-hand' }, t('table.spectator')));
-    if (st.chooser) parts.push(renderChooser());
-    const overlay = renderReview();
-    if (overlay) parts.push(overlay);
+    const parts = [renderOpponents(g)];
+    const review = renderReview();
+    const reviewOpen = review && !st.reviewHidden;
+    if (reviewOpen) {
+      parts.push(review);
+    } else {
+      parts.push(renderCentre(g), renderTurn());
+      if (review) parts.push(review);
+      if (seated() && info.status === 'playing' && !v.round_over) parts.push(renderActions(g));
+      if (seated()) parts.push(renderHand(g));
+      else parts.push(h('p', { class: 'notice spectator-hand', testid: 'spectator-hand' }, t('table.spectator')));
+      if (st.chooser) parts.push(renderChooser());
+    }
     if (seated() && info.status === 'playing') parts.push(renderGiveUp());
     mount(regions.game, ...parts);
     if (openChooser) focusChooser();
@@ -642,7 +663,7 @@ export function createTableScreen(ctx, tableId, invitation) {
     const tiles = seatOrder().map((seat) => {
       const p = info.players[seat] || {};
       const count = v.hand_sizes?.[seat] ?? 0;
-      const onTurn = v.turn === seat && !v.round_over;
+      const onTurn = v.turn === seat && !v.round_over && info.status === 'playing';
       const inRound = !v.in_round || v.in_round[seat];
       const challenge = g.challenges.get(seat);
       const label = `${p.name || t('seat', { n: seat })}: ${t('table.cards', { n: count })}`;
@@ -680,10 +701,13 @@ export function createTableScreen(ctx, tableId, invitation) {
     if (v.follow) {
       const colour = 'RGBY'.includes(v.follow) && topCard?.family === 'colour';
       const differs = topCard && (topCard.family === 'french' ? topCard.suit !== v.follow : topCard.colour !== v.follow);
+      const words = colour
+        ? t(differs ? 'table.follow_color' : 'table.follow_color_plain', { color: suitText(v.follow) })
+        : t(differs ? 'table.follow_suit' : 'table.follow_suit_plain', { suit: suitText(v.follow) });
       follow = h('div', { class: `follow${differs ? ' follow-changed' : ''}`, testid: 'follow', 'data-follow': v.follow },
         colour ? h('span', { class: 'swatch', style: { background: COLOURS[v.follow] } })
           : h('span', { class: 'follow-suit', html: suitSVG(v.follow, design(), 22) }),
-        h('span', {}, colour ? t('table.follow_color', { color: suitText(v.follow) }) : t('table.follow_suit', { suit: suitText(v.follow) })));
+        h('span', {}, words));
     }
     const canDraw = !!g.draw && !v.round_over;
     const stock = h(canDraw ? 'button' : 'div', {
@@ -713,6 +737,7 @@ export function createTableScreen(ctx, tableId, invitation) {
     let mine = false;
     if (info.status === 'ended') text = t('status.ended');
     else if (v.round_over) text = info.status === 'over' ? t('match.over') : (info.ruleset === 'candeias' ? t('review.title_candeias') : t('review.title'));
+    else if (info.status !== 'playing') text = t(`status.${info.status}`);
     else if (v.turn === me()) { text = v.phase === 'choose' ? t('table.turn.choose_you') : t('table.turn.you'); mine = true; }
     else text = t('table.turn.of', { name: nameOf(v.turn) });
     const last = st.log[st.log.length - 1];
@@ -736,8 +761,9 @@ export function createTableScreen(ctx, tableId, invitation) {
     ];
     // the call: a toggle that adds `announce` to the next card action (values from legal_actions)
     const calls = [...g.announces];
-    const mauLabel = info.ruleset === 'colors108' ? t('table.say_last')
-      : (calls.length && calls.every((c) => c === 'maumau') ? t('table.say_maumau') : t('table.say_mau'));
+    let mauLabel = t('table.say_mau');
+    if (info.ruleset === 'colors108') mauLabel = t('table.say_last');
+    else if (info.ruleset === 'candeias' || (calls.length && calls.every((c) => c === 'maumau'))) mauLabel = t('table.say_maumau');
     const mau = h('button', {
       class: `btn btn-mau${st.announce ? ' pressed' : ''}`, type: 'button', testid: 'btn-mau', 'data-focus': 'btn-mau',
       'aria-pressed': st.announce ? 'true' : 'false', disabled: !calls.length,
@@ -856,8 +882,9 @@ export function createTableScreen(ctx, tableId, invitation) {
         ' · ', t('table.round_no', { n: v.rounds_played })));
       if (blocked) parts.push(h('p', { class: 'blocked', testid: 'table-blocked' }, t('review.blocked')));
       if (winner !== null && winner !== undefined) {
-        parts.push(h('p', { class: 'review-headline' }, blocked ? t('review.blocked_win', { name: nameOf(winner) })
+        parts.push(h('p', { class: 'review-headline', testid: 'review-headline' }, blocked ? t('review.blocked_win', { name: nameOf(winner) })
           : (winner === me() ? t('review.you_went_out') : t('review.went_out', { name: nameOf(winner) }))));
+        if (info.ruleset === 'candeias' && !blocked && parseCard(v.top)?.rank === 'J') parts.push(h('p', { class: 'doubled' }, t('review.doubled')));
       }
       const rows = info.players.map((p, seat) => {
         if (v.in_round && !v.in_round[seat]) return null;
@@ -926,7 +953,8 @@ export function createTableScreen(ctx, tableId, invitation) {
       return;
     }
     regions.scores.hidden = false;
-    const rows = info.players.map((p, seat) => h('tr', { class: `${v.turn === seat && !v.round_over ? 'on-turn' : ''}${seat === me() ? ' me' : ''}` },
+    const live = !v.round_over && info.status === 'playing';
+    const rows = info.players.map((p, seat) => h('tr', { class: `${live && v.turn === seat ? 'on-turn' : ''}${seat === me() ? ' me' : ''}` },
       h('th', { scope: 'row' }, p.name, seat === me() ? ` (${t('you')})` : ''),
       h('td', { class: 'num' }, String(v.scores?.[seat] ?? 0))));
     mount(regions.scores, h('h3', {}, t('table.scores')),
@@ -936,6 +964,7 @@ export function createTableScreen(ctx, tableId, invitation) {
 
   function renderLog() {
     regions.log.querySelector('.log-title').textContent = t('table.log');
+    regions.log.hidden = !st.log.length;
     const items = st.log.slice(-80).map((entry) => h('li', { class: entry.cls ? `log-${entry.cls}` : '' }, formatEntry(entry)));
     mount(regions.logList, ...items);
     regions.logList.scrollTop = regions.logList.scrollHeight;
