@@ -31,6 +31,7 @@ lint: setup
 	$(BIN)/mypy services gateway
 
 test: lint
+	node --test gateway/static/tests/
 	$(BIN)/pytest -q
 
 BENCH_SECONDS ?= 10

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 import uuid
-from urllib.parse import unquote
 from typing import Any
+from urllib.parse import unquote
 
 from aiohttp import web
 from nats.aio.client import Client as NATS
