@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 PROTO_SRC := $(wildcard proto/maumau/v1/*.proto)
 PROTO_OUT := $(PROTO_SRC:.proto=_pb2.py)
 
-.PHONY: setup proto run test lint bench bench-peers clean
+.PHONY: setup proto run test lint browser bench bench-peers clean
 
 setup: $(STAMP) $(PROTO_OUT)
 
@@ -30,7 +30,11 @@ lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/mypy services gateway
 
-test: lint
+# The end-to-end tests drive Debian's chromium (tests/e2e); installed only when it is missing.
+browser:
+	@test -x /usr/bin/chromium || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium)
+
+test: lint browser
 	node --test gateway/static/tests/
 	$(BIN)/pytest -q
 

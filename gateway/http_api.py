@@ -74,6 +74,13 @@ async def post_session(request: web.Request) -> web.Response:
                               "name": clean_name(body.get("name"), "Jogador")})
 
 
+async def patch_session(request: web.Request) -> web.Response:
+    """A rename: names travel with every request, so this only checks the token and cleans the name."""
+    identity, _ = caller(request)
+    body = await _body(request)
+    return web.json_response({"identity": identity, "name": clean_name(body.get("name"), "Jogador")})
+
+
 async def create_table(request: web.Request) -> web.Response:
     body = await _body(request)
     create = table_pb2.CreateTable(ruleset=str(body.get("ruleset", "")), watch=bool(body.get("watch", False)))
@@ -140,6 +147,7 @@ async def my_tables(request: web.Request) -> web.Response:
 def routes() -> list[web.RouteDef]:
     return [
         web.post("/api/session", post_session),
+        web.patch("/api/session", patch_session),
         web.post("/api/tables", create_table),
         web.get("/api/tables/{table_id}", get_table),
         web.post("/api/tables/{table_id}/join", join_table),

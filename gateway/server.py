@@ -87,4 +87,6 @@ def make_app(cfg: Settings) -> web.Application:
 def serve(cfg: Settings, host: str, port: int) -> None:
     setup_logging("gateway")
     log.info("gateway on http://%s:%d (nats %s)", host, port, cfg.nats_url)
-    web.run_app(make_app(cfg), host=host, port=port, print=None, handle_signals=True, shutdown_timeout=5)
+    # no access log: WebSocket URLs carry device tokens, which must not end up in logs
+    web.run_app(make_app(cfg), host=host, port=port, print=None, handle_signals=True, shutdown_timeout=5,
+                access_log=None)

@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from services.rules.actions import Action, parse_action
@@ -75,7 +76,12 @@ class SeatKnowledge:
 
 def rules(k: SeatKnowledge) -> Ruleset:
     """The table's ruleset (shared and immutable; it holds no state)."""
-    return make_ruleset(k.ruleset, dict(k.options))
+    return _ruleset(k.ruleset, k.options)
+
+
+@lru_cache(maxsize=256)
+def _ruleset(name: str, options: tuple[tuple[str, Any], ...]) -> Ruleset:
+    return make_ruleset(name, dict(options))
 
 
 def family(k: SeatKnowledge) -> Family:

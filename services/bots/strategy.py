@@ -5,8 +5,9 @@
 * ``medium`` (Tito): greedy — challenge, burn, double, play (high points and attacks first,
   Jacks and wilds last, the suit it holds most of), draw only when nothing fits.
 * ``strong`` (Carmen): determinized Monte Carlo — samples the unseen cards into the other
-  hands and the stock, plays every candidate out in each sample (``worlds``), keeps the best
-  average. It only ever picks among the view's legal actions.
+  hands and the stock, plays every candidate on in each sample for a few turns with a fast
+  policy (``worlds``), values the outcome (a win, or the hand sizes when the round goes on)
+  and keeps the best average. It only ever picks among the view's legal actions.
 
 Every personality announces, and takes an injected ``random.Random``. Out of turn (a
 challenge, a quick action, an opening burn) ``decide_out_of_turn`` answers.
@@ -28,7 +29,7 @@ import random
 import time
 from collections.abc import Callable, Iterable
 
-from services.bots.knowledge import SeatKnowledge, rules
+from services.bots.knowledge import SeatKnowledge, rules, unseen
 from services.bots.worlds import World, rollout, sample_world
 from services.rules.actions import (
     BURN,
@@ -47,7 +48,7 @@ from services.rules.errors import RuleError
 
 Personality = Callable[[SeatKnowledge, random.Random, float], Action | None]
 
-ROLLOUT_STEPS = 200  # actions a rollout plays before it values the round by hand sizes
+ROLLOUT_STEPS = 12  # actions a rollout plays before it values the round by hand sizes
 PRIOR_WEIGHT = 1.0  # how many samples Tito's opinion is worth in the strong bot's averages
 PRIOR_BONUS = 0.05  # the value Tito's favourite gets over the others in that opinion
 
@@ -101,8 +102,6 @@ def bluff_odds(k: SeatKnowledge) -> float:
 
     Hypergeometric over the unseen cards, from the hand size of the player before.
     """
-    from services.bots.knowledge import unseen
-
     under = k.discard[-2] if len(k.discard) > 1 else -1
     if under < 0 or under >> 4 == WILD:
         return 0.0
@@ -198,9 +197,9 @@ def candidates(k: SeatKnowledge, acts: list[Action]) -> list[Action]:
     [('play', 0), ('draw', -1)]
     """
     counts = suit_counts(k)
-    best: dict[tuple[str, int], Action] = {}
-    for a in acts:
-        key = (a.kind, a.card) if a.choose >= 0 else (a.kind, id(a))
+    best: dict[tuple[str, int, int], Action] = {}
+    for i, a in enumerate(acts):
+        key = (a.kind, a.card, -1 if a.choose >= 0 else i)  # the suit choices of one card share a key
         if key not in best or score(k, a, counts) > score(k, best[key], counts):
             best[key] = a
     return list(best.values())
@@ -212,9 +211,11 @@ def strong(k: SeatKnowledge, rng: random.Random, budget_ms: float = 100.0,
 
     ``max_worlds`` caps the samples (tests use it for a search that does not depend on time).
     """
+    if not k.on_turn:
+        return decide_out_of_turn(k, rng)
     acts = announced(k.legal)
-    if not k.on_turn or len(acts) <= 1:
-        return decide_out_of_turn(k, rng) if not k.on_turn else (acts[0] if acts else None)
+    if len(acts) <= 1:
+        return acts[0] if acts else None
     challenge = next((a for a in acts if a.kind == CHALLENGE), None)
     if challenge is not None:
         return challenge

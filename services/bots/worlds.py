@@ -4,8 +4,10 @@
 into the other hands (with their known sizes) and the stock, and rebuilds a full engine
 ``State`` around them from the public facts of the knowledge. That state is a guess, never
 the real one: the real state is not reachable from a knowledge. ``rollout`` then plays the
-guess to the end of the round (or a step limit) through the engine's ``legal_actions`` and
-``apply`` with a fast policy: play when possible (a Jack or wild last), always announce.
+guess on through the engine's ``legal_actions`` and ``apply`` with a fast policy (play when
+possible, a Jack or wild last, always announce) to the end of the round or a step limit;
+short rollouts valued by the hand sizes beat full ones within a 10 ms budget (less noise,
+more samples).
 
 >>> import random
 >>> from services.rules.decider import deal, evolve
@@ -32,6 +34,8 @@ from services.rules.cards import R9, V_PLUS2, WILD
 from services.rules.engine import apply, legal_actions
 from services.rules.rulesets import Colors108
 from services.rules.state import DRAWN, NINE, PLUS2, SEVEN, WILD4, State
+
+EVAL_POWER = 2  # a round cut short is valued by each hand's 1 / (1 + cards) ** EVAL_POWER
 
 
 @dataclass(frozen=True)
@@ -157,17 +161,17 @@ def fast_action(s: State, seat: int, rng: random.Random) -> Action:
 
 
 def rollout(s: State, me: int, rng: random.Random, max_steps: int = 200) -> float:
-    """Play ``s`` on with ``fast_action`` in place; 1 for a win of ``me``, 0 for a loss.
+    """Play ``s`` on with ``fast_action`` in place; 1 when ``me`` (or its partner) wins, 0 when not.
 
     A round still going after ``max_steps`` actions is valued by its hand sizes: the
-    share of ``1 / (1 + cards)²`` that ``me`` holds.
+    share of ``1 / (1 + cards)²`` that ``me`` (and its partner) hold.
     """
     for _ in range(max_steps):
         if s.round_over:
-            return 1.0 if s.round_winner == me else 0.0
+            break
         apply(s, fast_action(s, s.turn, rng))
+    ours = [i == me or (s.rs.teams and i % 2 == me % 2) for i in range(s.n)]
     if s.round_over:
-        return 1.0 if s.round_winner == me else 0.0
-    weights = [1.0 / (1 + len(h)) ** 2 if s.active[i] else 0.0 for i, h in enumerate(s.hands)]
-    return weights[me] / sum(weights)
-
+        return 1.0 if ours[s.round_winner] else 0.0
+    weights = [1.0 / (1 + len(h)) ** EVAL_POWER if s.active[i] else 0.0 for i, h in enumerate(s.hands)]
+    return sum(w for w, mine in zip(weights, ours, strict=True) if mine) / sum(weights)

@@ -1,0 +1,158 @@
+"""The personalities: always a legal action, always the call, a few greedy habits, the strong bot's search."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from services.bots.knowledge import SeatKnowledge, knowledge_from
+from services.bots.strategy import LEVELS, announced, decide, decide_out_of_turn, medium, strong, weak
+from services.rules.actions import ANNOUNCE_KINDS, BURN, CHALLENGE, DRAW, PLAY, QUICK, Action
+from services.rules.cards import FRENCH
+from services.rules.engine import apply, new_match, start_round
+from services.rules.state import State
+from tests.bots.rounds import TABLES, random_states, table_id
+
+Table = tuple[str, int, dict[str, Any]]
+
+
+def _fast_strong(k: SeatKnowledge, rng: random.Random, budget_ms: float = 100.0) -> Action | None:
+    return strong(k, rng, budget_ms=1000.0, max_worlds=2)
+
+
+BOTS: dict[str, Callable[[SeatKnowledge, random.Random, float], Action | None]] = {
+    "weak": weak, "medium": medium, "strong": _fast_strong}
+
+
+def _knowledges(table: Table, every: int) -> list[SeatKnowledge]:
+    """The knowledge of every seat that may act, at points along random rounds."""
+    name, seats, options = table
+    out = []
+    for s in random_states(name, seats, options, 2, seed=21, every=every):
+        out += [knowledge_from(s, seat) for seat in range(s.n) if not s.round_over]
+    return [k for k in out if k.legal]
+
+
+def _table(hands: list[list[str]], starter: str, stock: list[str], ruleset: str = "classic32",
+           options: dict[str, Any] | None = None, first: int = 0) -> State:
+    s = new_match(ruleset, len(hands), options)
+    start_round(s, dealer=len(hands) - 1, first=first, hands=hands, starter=starter, stock=stock)
+    return s
+
+
+def _card(a: Action | None) -> str:
+    assert a is not None
+    return FRENCH.name(a.card)
+
+
+@pytest.mark.parametrize("level", sorted(BOTS))
+@pytest.mark.parametrize("table", TABLES, ids=table_id)
+def test_a_bot_on_turn_picks_a_legal_action(table: Table, level: str) -> None:
+    rng = random.Random(2)
+    for k in _knowledges(table, every=9 if level == "strong" else 3):
+        if k.on_turn:
+            assert BOTS[level](k, rng, 1.0) in k.legal
+
+
+@pytest.mark.parametrize("level", sorted(LEVELS))
+@pytest.mark.parametrize("table", TABLES, ids=table_id)
+def test_a_bot_out_of_turn_takes_a_legal_chance_or_none(table: Table, level: str) -> None:
+    rng = random.Random(3)
+    for k in _knowledges(table, every=50):
+        if not k.on_turn:
+            a = decide_out_of_turn(k, rng, level)
+            assert a is None or a in k.legal
+
+
+@pytest.mark.parametrize("level", sorted(BOTS))
+@pytest.mark.parametrize("table", TABLES, ids=table_id)
+def test_a_bot_always_makes_the_call_a_play_needs(table: Table, level: str) -> None:
+    rng = random.Random(4)
+    for k in _knowledges(table, every=1 if level != "strong" else 4):
+        if not any(a.announce for a in k.legal):
+            continue
+        a = BOTS[level](k, rng, 1.0) if k.on_turn else decide_out_of_turn(k, rng, level)
+        if a is not None and a.kind in ANNOUNCE_KINDS:
+            assert a.announce is not None or a._replace(announce="mau") not in k.legal
+            assert a.announce is not None or a._replace(announce="maumau") not in k.legal
+
+
+def test_announced_drops_only_the_silent_spelling() -> None:
+    s = _table([["7H", "9S"], ["8H", "KD"]], "9H", ["AC"])
+    k = knowledge_from(s, 0)
+    assert sorted((a.kind, a.announce or "") for a in announced(k.legal)) == [
+        ("draw", ""), ("play", "mau"), ("play", "mau")]
+
+
+@pytest.mark.parametrize("level", sorted(LEVELS))
+def test_every_level_announces_the_last_but_one_card(level: str) -> None:
+    for seed in range(20):
+        s = _table([["7H", "9S"], ["8H", "KD"]], "9H", ["AC"])
+        a = decide(knowledge_from(s, 0), level, random.Random(seed), budget_ms=2)
+        assert a is not None and (a.kind == DRAW or a.announce == "mau")
+
+
+def test_medium_plays_rather_than_draws() -> None:
+    s = _table([["7H", "QS", "10C"], ["8H", "KD", "9D"]], "QC", ["AD"])
+    assert medium(knowledge_from(s, 0), random.Random(1)) != Action(DRAW, 0)
+
+
+def test_medium_sheds_the_highest_points_first() -> None:
+    s = _table([["9C", "AC", "8D"], ["8H", "KD", "9D"]], "10C", ["AD"])
+    assert _card(medium(knowledge_from(s, 0), random.Random(1))) == "AC"
+
+
+def test_medium_keeps_its_jack_while_another_card_fits() -> None:
+    s = _table([["JC", "7D", "9H"], ["8H", "KD", "9D"]], "10D", ["AD"])
+    assert _card(medium(knowledge_from(s, 0), random.Random(1))) == "7D"
+
+
+def test_medium_chooses_the_suit_it_holds_most_of() -> None:
+    s = _table([["JC", "7H", "9H", "AH", "8S"], ["8D", "KD", "9D"]], "10D", ["AD"])
+    a = medium(knowledge_from(s, 0), random.Random(1))
+    assert a is not None and _card(a) == "JC" and FRENCH.suit_name(a.choose) == "H"
+
+
+def test_medium_answers_a_seven_with_a_seven() -> None:
+    s = _table([["8H", "7H", "KD"], ["7C", "9C", "10S"]], "10C", ["AD", "AS", "QS"])
+    apply(s, Action(PLAY, 0, FRENCH.parse("7H")))
+    assert _card(medium(knowledge_from(s, 1), random.Random(1))) == "7C"
+
+
+def test_medium_and_strong_challenge_a_missed_call() -> None:
+    s = _table([["8H", "9H"], ["7C", "9C", "10S"], ["QH", "QC", "2S"]], "10H", ["AD", "AS"], ruleset="classic52")
+    apply(s, Action(PLAY, 0, FRENCH.parse("9H")))  # one card left, without "Mau"
+    assert decide_out_of_turn(knowledge_from(s, 2), random.Random(1)) == Action(CHALLENGE, 2, target=0)
+    assert strong(knowledge_from(s, 1), random.Random(1), max_worlds=1) == Action(CHALLENGE, 1, target=0)
+
+
+def test_out_of_turn_takes_a_quick_action_with_its_call() -> None:
+    s = _table([["5H", "9C", "10S"], ["6C", "2S", "3S"], ["5H", "4D"], ["2C", "3C", "4C"]], "5D", ["AD", "AS"],
+               ruleset="candeias")
+    apply(s, Action(PLAY, 0, FRENCH.parse("5H")))
+    a = decide_out_of_turn(knowledge_from(s, 2), random.Random(1))
+    assert a == Action(QUICK, 2, FRENCH.parse("5H"), announce="mau")
+
+
+def test_out_of_turn_takes_an_opening_burn() -> None:
+    s = _table([["5H", "9C"], ["6C", "2S"], ["5D", "4D", "3D"]], "5D", ["AD", "AS"], ruleset="candeias")
+    assert decide_out_of_turn(knowledge_from(s, 2), random.Random(1)) == Action(BURN, 2, FRENCH.parse("5D"))
+
+
+def test_out_of_turn_is_none_without_a_chance() -> None:
+    s = _table([["5H", "9C"], ["6C", "2S"]], "5D", ["AD", "AS"], ruleset="candeias")
+    assert decide_out_of_turn(knowledge_from(s, 1), random.Random(1)) is None
+
+
+def test_strong_goes_out_when_it_can() -> None:
+    s = _table([["9S"], ["8H", "KD", "9D"], ["AC", "AD", "7D"]], "10S", ["KS", "QS"])
+    assert strong(knowledge_from(s, 0), random.Random(1), max_worlds=3) == Action(PLAY, 0, FRENCH.parse("9S"))
+
+
+def test_strong_searches_only_among_the_views_actions() -> None:
+    s = _table([["9S", "JH", "7S", "KC"], ["8H", "KD", "9D"], ["AC", "AD", "7D"]], "10S", ["KS", "QS", "8C"])
+    k = knowledge_from(s, 0)
+    assert all(strong(k, random.Random(seed), max_worlds=2) in k.legal for seed in range(10))
