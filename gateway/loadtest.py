@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import orjson
 
 from services.up import running_platform
 
@@ -105,8 +106,9 @@ def _mover(seats: list[Seat]) -> Seat | None:
 
 
 async def _play(seats: list[Seat], deadline: float, latencies: list[float], rng: random.Random,
-                progress: Progress) -> None:
+                progress: Progress, think: float) -> None:
     counter = 0
+    due = time.perf_counter()
     while time.perf_counter() < deadline:
         if not await _until(seats, lambda: _mover(seats) is not None or bool(seats[0].view and
                                                                              seats[0].view.get("round_over")),
@@ -123,6 +125,9 @@ async def _play(seats: list[Seat], deadline: float, latencies: list[float], rng:
                 counter += 1
             await asyncio.sleep(0.01)
             continue
+        if think:  # players take their time: Poisson arrivals per table, on a schedule kept whatever the replies do
+            due += rng.expovariate(1 / think)
+            await asyncio.sleep(max(0.0, due - time.perf_counter()))
         options = [a for a in mover.view["legal_actions"] if a["do"] != "challenge"]
         sent = time.perf_counter()
         ack = await _send(mover, rng.choice(options), counter)
@@ -142,7 +147,8 @@ async def _send(seat: Seat, command: dict[str, Any], counter: int) -> dict[str, 
     cid = f"m{counter}x{random.random():.9f}"
     waiter = asyncio.get_running_loop().create_future()
     _pending[cid] = waiter
-    await seat.ws.send_str(json.dumps({"type": "command", "table": seat.table, "id": cid, "command": command}))
+    frame = {"type": "command", "table": seat.table, "id": cid, "command": command}
+    await seat.ws.send_str(orjson.dumps(frame).decode())
     try:
         return await asyncio.wait_for(waiter, 10)
     except TimeoutError:
@@ -159,7 +165,7 @@ async def _read_acks(seat: Seat) -> None:
     async for msg in seat.ws:
         if msg.type != aiohttp.WSMsgType.TEXT:
             continue
-        frame = json.loads(msg.data)
+        frame = orjson.loads(msg.data)
         if frame.get("type") == "ack":
             waiter = _pending.get(frame.get("id", ""))
             if waiter is not None and not waiter.done():
@@ -177,7 +183,7 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 async def drive(url: str, clients: int, tables: int, seconds: float, idle: int, gateway_pid: int | None,
-                seed: int) -> dict[str, Any]:
+                seed: int, rate: float) -> dict[str, Any]:
     _raise_file_limit()
     rng = random.Random(seed)
     players = max(2, min(4, clients // max(1, tables)))
@@ -189,12 +195,13 @@ async def drive(url: str, clients: int, tables: int, seconds: float, idle: int, 
             for seat in group:
                 seat.ws = await http.ws_connect(f"{url.replace('http', 'ws', 1)}/ws?token={seat.token}")
                 readers.append(asyncio.create_task(_read_acks(seat)))
-                await seat.ws.send_str(json.dumps({"type": "subscribe", "table": seat.table}))
+                await seat.ws.send_str(orjson.dumps({"type": "subscribe", "table": seat.table}).decode())
         latencies: list[float] = []
         progress = Progress(seconds)
         ticker = asyncio.create_task(_tick(progress))
         started = time.perf_counter()
-        await asyncio.gather(*(_play(g, started + seconds, latencies, rng, progress) for g in groups))
+        await asyncio.gather(*(_play(g, started + seconds, latencies, rng, progress, tables / rate if rate else 0.0)
+                               for g in groups))
         elapsed = time.perf_counter() - started
         ticker.cancel()
         sys.stderr.write("\n")
@@ -211,7 +218,7 @@ async def drive(url: str, clients: int, tables: int, seconds: float, idle: int, 
                 if seat.ws is not None:
                     await seat.ws.close()
         await asyncio.gather(*readers, return_exceptions=True)
-    return {"clients": sum(len(g) for g in groups), "tables": tables, "moves": len(latencies),
+    return {"clients": sum(len(g) for g in groups), "tables": tables, "offered_per_s": rate, "moves": len(latencies),
             "seconds": round(elapsed, 3), "moves_per_s": round(len(latencies) / elapsed, 1),
             "p50_ms": round(_percentile(latencies, 0.5) * 1000, 2),
             "p99_ms": round(_percentile(latencies, 0.99) * 1000, 2), "idle_sockets": idle,
@@ -224,11 +231,12 @@ async def _tick(progress: Progress) -> None:
         await asyncio.sleep(0.5)
 
 
-async def run(clients: int, tables: int, seconds: float, url: str | None, idle: int, seed: int) -> str:
+async def run(clients: int, tables: int, seconds: float, url: str | None, idle: int, seed: int,
+              rate: float) -> str:
     if url:
-        return json.dumps(await drive(url, clients, tables, seconds, idle, None, seed))
+        return json.dumps(await drive(url, clients, tables, seconds, idle, None, seed, rate))
     with tempfile.TemporaryDirectory(prefix="maumau-loadtest-") as data:
         async with running_platform(Path(data), quiet=True) as (addresses, children):
             gateway = next(c for c in children if c.name == "gateway")
             pid = gateway.proc.pid if gateway.proc is not None else None
-            return json.dumps(await drive(addresses["gateway_url"], clients, tables, seconds, idle, pid, seed))
+            return json.dumps(await drive(addresses["gateway_url"], clients, tables, seconds, idle, pid, seed, rate))

@@ -94,7 +94,8 @@ def _gateway_serve(args: argparse.Namespace) -> int:
 def _loadtest(args: argparse.Namespace) -> int:
     from gateway.loadtest import run as loadtest
 
-    print(run(loadtest(args.clients, args.tables, args.seconds, args.url, args.idle_sockets, args.seed)))
+    print(run(loadtest(args.clients, args.tables, args.seconds, args.url, args.idle_sockets, args.seed,
+                        args.rate)))
     return 0
 
 
@@ -168,6 +169,8 @@ def parser() -> argparse.ArgumentParser:
     lt.add_argument("--seconds", type=float, default=10.0)
     lt.add_argument("--idle-sockets", type=int, default=2000)
     lt.add_argument("--seed", type=int, default=1)
+    lt.add_argument("--rate", type=float, default=0.0,
+                    help="moves per second the tables offer together (Poisson); 0: each table moves as soon as it can")
     lt.add_argument("--url", default=None, help="a running gateway (default: start the platform here)")
     lt.set_defaults(func=_loadtest)
 

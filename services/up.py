@@ -18,6 +18,7 @@ import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TextIO
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -51,12 +52,12 @@ class Child:
     proc: asyncio.subprocess.Process | None = None
 
 
-async def _pump(child: Child, colour: str) -> None:
+async def _pump(child: Child, colour: str, out: TextIO) -> None:
     assert child.proc is not None and child.proc.stdout is not None
-    tag = f"{colour}{child.name:>6} |{RESET} " if sys.stdout.isatty() else f"{child.name:>6} | "
+    tag = f"{colour}{child.name:>6} |{RESET} " if out.isatty() else f"{child.name:>6} | "
     async for line in child.proc.stdout:
-        sys.stdout.write(tag + line.decode(errors="replace"))
-        sys.stdout.flush()
+        out.write(tag + line.decode(errors="replace"))
+        out.flush()
 
 
 async def _wait_ready(child: Child, seconds: float = 30) -> None:
@@ -168,7 +169,8 @@ async def running_platform(data_dir: Path, quiet: bool = False,
                 *child.argv, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
                 env={**os.environ, **child.env, "PYTHONUNBUFFERED": "1"},
                 start_new_session=True)  # Ctrl-C reaches the supervisor only; it stops the children in order
-            pumps.append(asyncio.create_task(_pump(child, COLOURS[i % len(COLOURS)])))
+            out = sys.stderr if quiet else sys.stdout  # a benchmark's standard output is its one JSON line
+            pumps.append(asyncio.create_task(_pump(child, COLOURS[i % len(COLOURS)], out)))
             await _wait_ready(child)
         yield addresses, children
     finally:

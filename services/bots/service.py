@@ -18,13 +18,13 @@ from dataclasses import dataclass, field
 from nats.aio.client import Client as NATS
 from nats.aio.msg import Msg
 from nats.errors import Error as NatsError
-from nats.errors import TimeoutError as NatsTimeout
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 
 from maumau.v1 import events_pb2, table_pb2
 from services.bots.play import decide, may_act
 from services.rules.state import State
 from services.rules.wire import action_to_pb
+from services.runtime.consuming import consume
 from services.table.domain import Table
 from services.table.folding import TableFolder
 from services.table.service import command_subject
@@ -39,6 +39,7 @@ class BotSettings:
     think_seconds: float = 1.2  # a natural pause before a bot acts, so people can follow the game
     budget_ms: float = 100.0  # the strongest bot's search time per move
     concurrency: int = 64
+    linger: float = 0.2  # at most this much of a bot's thinking time goes to waiting for a fuller batch
 
 
 @dataclass
@@ -70,25 +71,22 @@ class BotsService:
                                 max_ack_pending=self.settings.concurrency * 4,
                                 ack_wait=max(5.0, 4 * self.settings.think_seconds))  # a dead replica's work returns
         limit = asyncio.Semaphore(self.settings.concurrency)
-        while True:
-            try:
-                psub = await self.js.pull_subscribe(SUBJECTS, durable=DURABLE, stream=STREAM, config=config)
-                while True:
-                    try:
-                        msgs = await psub.fetch(self.settings.concurrency, timeout=1)
-                    except NatsTimeout:
-                        continue
-                    for msg in msgs:
-                        table_id = msg.subject.rsplit(".", 1)[-1]
-                        seq = msg.metadata.sequence.stream
-                        t = await self.folder.after(table_id, seq, events_pb2.EventBatch.FromString(msg.data))
-                        turns = self.turns(t, seq)
-                        await limit.acquire()
-                        task = asyncio.create_task(self._act(msg, turns))
-                        task.add_done_callback(lambda _: limit.release())
-            except (NatsError, OSError) as e:
-                log.warning("bots paused (%s); resuming", e or type(e).__name__)
-                await asyncio.sleep(0.5)
+
+        async def handle(msgs: list[Msg]) -> None:
+            for msg in msgs:
+                table_id = msg.subject.rsplit(".", 1)[-1]
+                seq = msg.metadata.sequence.stream
+                t = await self.folder.after(table_id, seq, events_pb2.EventBatch.FromString(msg.data))
+                turns = self.turns(t, seq)
+                if not turns:  # nothing to wait for: acknowledged with the batch's other acks
+                    await msg.ack()
+                    continue
+                await limit.acquire()
+                task = asyncio.create_task(self._act(msg, turns))
+                task.add_done_callback(lambda _: limit.release())
+
+        await consume(self.js, STREAM, config, handle, size=self.settings.concurrency,
+                      linger=min(self.settings.linger, self.settings.think_seconds), log=log)
 
     def turns(self, t: Table, seq: int) -> list[Turn]:
         """The bot seats that may act at ``t`` after the batch at ``seq``, each with its own copy of the moment."""

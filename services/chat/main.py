@@ -53,6 +53,6 @@ async def serve_chat(cfg: Settings, settings: ChatSettings | None = None) -> Non
     log.info("chat service answering lines (nats %s, %d characters, %d lines per %g s)", cfg.nats_url,
              settings.max_chars, settings.rate_count, settings.rate_seconds)
     try:
-        await run_until_stopped(service.serve(nc), nc, cfg.health_port)
+        await run_until_stopped(service.serve(nc), nc, cfg.health_port, service.answering.is_set)
     finally:
         log.info("chat service stopped")

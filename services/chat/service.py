@@ -88,6 +88,7 @@ class ChatService:
     cache: OrderedDict[str, Table] = field(default_factory=OrderedDict)
     recent: OrderedDict[str, chat_pb2.ChatPosted] = field(default_factory=OrderedDict)
     stats: Counter[str] = field(default_factory=Counter)  # posted, refused, duplicates
+    answering: asyncio.Event = field(default_factory=asyncio.Event)  # readiness: subscribed to the commands
     locks: weakref.WeakValueDictionary[str, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
     rate: RateLimit = field(init=False)
 
@@ -168,7 +169,7 @@ class ChatService:
 
     async def serve(self, nc: NATS) -> None:
         """Answer lines until cancelled."""
-        await answer(nc, COMMANDS, QUEUE, self._reply, self.settings.concurrency)
+        await answer(nc, COMMANDS, QUEUE, self._reply, self.settings.concurrency, self.answering)
 
     async def _reply(self, msg: Msg) -> None:
         table_id = msg.subject.rsplit(".", 1)[-1]

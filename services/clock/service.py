@@ -19,14 +19,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from nats.aio.client import Client as NATS
+from nats.aio.msg import Msg
 from nats.errors import Error as NatsError
-from nats.errors import TimeoutError as NatsTimeout
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy, KeyValueConfig, StorageType
 from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError
 from nats.js.kv import KeyValue
 
 from maumau.v1 import events_pb2, table_pb2
 from services.clock.timers import Durations, Timer, timers
+from services.runtime.consuming import consume
 from services.table.folding import TableFolder
 from services.table.service import command_subject
 from services.table.store import STREAM, SUBJECTS, EventStore
@@ -55,6 +56,7 @@ class ClockService:
     pending: dict[str, list[Timer]] = field(default_factory=dict)
     revisions: dict[str, int] = field(default_factory=dict)  # the bucket revision this replica last wrote, per table
     fired: int = 0
+    linger: float = 0.25  # timers are due from the event's time: recording them a moment later moves nothing
 
     def __post_init__(self) -> None:
         self.js = self.nc.jetstream()
@@ -76,26 +78,19 @@ class ClockService:
     async def _consume(self, kv: KeyValue) -> None:
         config = ConsumerConfig(durable_name=DURABLE, deliver_policy=DeliverPolicy.ALL,
                                 ack_policy=AckPolicy.EXPLICIT, filter_subject=SUBJECTS)
-        while True:
-            try:
-                psub = await self.js.pull_subscribe(SUBJECTS, durable=DURABLE, stream=STREAM, config=config)
-                while True:
-                    try:
-                        msgs = await psub.fetch(100, timeout=1)
-                    except NatsTimeout:
-                        continue
-                    latest = {}  # one write per table per fetch: under load many batches share it
-                    for msg in msgs:
-                        table_id = msg.subject.rsplit(".", 1)[-1]
-                        latest[table_id] = await self.folder.after(table_id, msg.metadata.sequence.stream,
-                                                                   events_pb2.EventBatch.FromString(msg.data))
-                    for table_id, t in latest.items():
-                        await self._record(kv, table_id, t.seq, timers(t, self.durations))
-                    for msg in msgs:
-                        await msg.ack()
-            except (NatsError, OSError) as e:
-                log.warning("clock paused reading the stream (%s); resuming", e or type(e).__name__)
-                await asyncio.sleep(0.5)
+
+        async def handle(msgs: list[Msg]) -> None:
+            latest = {}  # one write per table per batch: under load many moves share it
+            for msg in msgs:
+                table_id = msg.subject.rsplit(".", 1)[-1]
+                latest[table_id] = await self.folder.after(table_id, msg.metadata.sequence.stream,
+                                                           events_pb2.EventBatch.FromString(msg.data))
+            await asyncio.gather(*(self._record(kv, table_id, t.seq, timers(t, self.durations))
+                                   for table_id, t in latest.items()))
+            for msg in msgs:
+                await msg.ack()
+
+        await consume(self.js, STREAM, config, handle, size=500, linger=self.linger, log=log)
 
     async def _record(self, kv: KeyValue, table_id: str, seq: int, running: list[Timer]) -> None:
         """Write the table's timers unless the bucket already holds a later state of the table."""

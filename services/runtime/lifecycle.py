@@ -64,14 +64,18 @@ async def _health(port: int, ready: Callable[[], bool]) -> web.AppRunner | None:
     return runner
 
 
-async def run_until_stopped(work: Awaitable[None], nc: NATS, health_port: int = 0) -> None:
-    """Run ``work`` until a signal (or until it ends), then close NATS and stop the health endpoint."""
+async def run_until_stopped(work: Awaitable[None], nc: NATS, health_port: int = 0,
+                            ready: Callable[[], bool] = lambda: True) -> None:
+    """Run ``work`` until a signal (or until it ends), then close NATS and stop the health endpoint.
+
+    The service is ready while NATS is connected and ``ready()`` holds (a replica answering requests).
+    """
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     task = asyncio.ensure_future(work)
-    runner = await _health(health_port, lambda: nc.is_connected)
+    runner = await _health(health_port, lambda: nc.is_connected and ready())
     try:
         stopping = asyncio.create_task(stop.wait())
         await asyncio.wait([task, stopping], return_when=asyncio.FIRST_COMPLETED)

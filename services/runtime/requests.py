@@ -11,8 +11,11 @@ from nats.aio.msg import Msg
 
 
 async def answer(nc: NATS, subject: str, queue: str, reply: Callable[[Msg], Coroutine[Any, Any, None]],
-                 concurrency: int) -> None:
-    """Call ``reply`` for every request on ``subject`` (at most ``concurrency`` at once) until cancelled."""
+                 concurrency: int, answering: asyncio.Event | None = None) -> None:
+    """Call ``reply`` for every request on ``subject`` (at most ``concurrency`` at once) until cancelled.
+
+    ``answering`` is set once the subscription is in place: from then on requests reach this replica.
+    """
     limit = asyncio.Semaphore(concurrency)
     tasks: set[asyncio.Task[None]] = set()
 
@@ -27,6 +30,9 @@ async def answer(nc: NATS, subject: str, queue: str, reply: Callable[[Msg], Coro
         limit.release()
 
     sub = await nc.subscribe(subject, queue=queue, cb=on_msg)
+    await nc.flush()  # the server has the subscription
+    if answering is not None:
+        answering.set()
     try:
         await asyncio.Future()
     finally:

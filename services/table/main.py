@@ -29,7 +29,7 @@ async def serve_table(cfg: Settings) -> None:
                                                        rematch_seconds=cfg.rematch_seconds))
     log.info("table service answering commands (nats %s, rules %s)", cfg.nats_url, cfg.rules_addr)
     try:
-        await run_until_stopped(service.serve(nc), nc, cfg.health_port)
+        await run_until_stopped(service.serve(nc), nc, cfg.health_port, service.answering.is_set)
     finally:
         await rules.close()
         log.info("table service stopped")

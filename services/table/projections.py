@@ -15,7 +15,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import JSON, BigInteger, Column, DateTime, Integer, MetaData, String, Table, select
+from sqlalchemy import JSON, BigInteger, Column, DateTime, Integer, MetaData, String, Table, bindparam, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from maumau.v1 import events_pb2
@@ -148,11 +148,17 @@ async def project(conn: AsyncConnection, t: domain.Table, seq: int, batch: event
     return when
 
 
+_UPDATE_ROW = directory.update().where(directory.c.table_id == bindparam("tid"))
+
+
 async def finish(conn: AsyncConnection, touched: dict[str, tuple[domain.Table, datetime]], seq: int,
                  known: int) -> None:
-    """Write the directory rows of the tables a transaction touched, and its position."""
+    """Write the directory rows of the tables a transaction touched (one statement), and its position."""
+    rows = []
     for t, when in touched.values():
         row = _row(t, when, when)
         del row["created_at"]
-        await conn.execute(directory.update().where(directory.c.table_id == t.table_id).values(row))
+        row["tid"] = row.pop("table_id")
+        rows.append(row)
+    await conn.execute(_UPDATE_ROW, rows)
     await _set_position(conn, seq, known)

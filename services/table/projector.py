@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from datetime import datetime
 
-from nats.errors import Error as NatsError
-from nats.errors import TimeoutError as NatsTimeout
+from nats.aio.msg import Msg
 from nats.js import JetStreamContext
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from maumau.v1 import events_pb2
+from services.runtime.consuming import consume
 from services.table.domain import Table
 from services.table.folding import TableFolder
 from services.table.projections import PROJECTED, finish, metadata, migrate, position, project
@@ -55,28 +54,21 @@ class Projector:
                 self.tables.forget(table_id)
             raise
 
-    async def run(self, batch: int = 200) -> None:
+    async def run(self, batch: int = 500, linger: float = 0.25) -> None:
         """Consume the stream until cancelled (resumes at the durable consumer's position).
 
-        A lost connection or a restarted server only pauses it: it subscribes again and goes on.
+        Projections may lag the stream by ``linger`` seconds: a busy platform's batches then
+        come whole, each one transaction.
         """
         config = ConsumerConfig(durable_name=DURABLE, deliver_policy=DeliverPolicy.ALL,
                                 ack_policy=AckPolicy.EXPLICIT, filter_subject=SUBJECTS, max_ack_pending=10_000)
-        while True:
-            try:
-                psub = await self.js.pull_subscribe(SUBJECTS, durable=DURABLE, stream=STREAM, config=config)
-                while True:
-                    try:
-                        msgs = await psub.fetch(batch, timeout=1)
-                    except NatsTimeout:
-                        continue
-                    await self.apply_many([(m.metadata.sequence.stream, m.subject.rsplit(".", 1)[-1],
-                                            events_pb2.EventBatch.FromString(m.data)) for m in msgs])
-                    for msg in msgs:
-                        await msg.ack()
-            except (NatsError, OSError) as e:
-                log.warning("projector paused (%s); resuming", e or type(e).__name__)
-                await asyncio.sleep(0.5)
+        await consume(self.js, STREAM, config, self._project, size=batch, linger=linger, log=log)
+
+    async def _project(self, msgs: list[Msg]) -> None:
+        await self.apply_many([(m.metadata.sequence.stream, m.subject.rsplit(".", 1)[-1],
+                                events_pb2.EventBatch.FromString(m.data)) for m in msgs])
+        for msg in msgs:
+            await msg.ack()
 
     async def caught_up(self) -> int:
         """The stream sequence the projection has reached."""

@@ -58,6 +58,7 @@ class TableService:
     new_seed: Callable[[], str] = lambda: secrets.token_hex(32)
     cache: OrderedDict[str, Table] = field(default_factory=OrderedDict)
     stats: Counter[str] = field(default_factory=Counter)  # accepted, refused, conflicts, duplicates
+    answering: asyncio.Event = field(default_factory=asyncio.Event)  # readiness: subscribed to the commands
     locks: weakref.WeakValueDictionary[str, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
 
     async def table(self, table_id: str) -> Table:
@@ -137,7 +138,7 @@ class TableService:
 
     async def serve(self, nc: NATS) -> None:
         """Answer commands until cancelled."""
-        await answer(nc, COMMANDS, QUEUE, self._reply, self.settings.concurrency)
+        await answer(nc, COMMANDS, QUEUE, self._reply, self.settings.concurrency, self.answering)
 
     async def _reply(self, msg: Msg) -> None:
         table_id = msg.subject.rsplit(".", 1)[-1]

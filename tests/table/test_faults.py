@@ -7,30 +7,41 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 from sqlalchemy import select
 
 from maumau.v1 import table_pb2
 from services.table.projections import directory, engine, migrate
 from services.table.projector import Projector
+from services.up import free_port, http_ready
 from tests.natsserver import JetStreamServer
 from tests.table.harness import Platform, platform
 
 
-@contextmanager
-def replica(nats_url: str, rules_addr: str) -> Iterator[subprocess.Popen[bytes]]:
-    """A table service replica as its own process (``maumau table serve``)."""
-    env = {**os.environ, "NATS_URL": nats_url, "RULES_ADDR": rules_addr}
+@asynccontextmanager
+async def replica(nats_url: str, rules_addr: str) -> AsyncIterator[subprocess.Popen[bytes]]:
+    """A table service replica as its own process (``maumau table serve``), ready: answering commands."""
+    port = free_port()
+    env = {**os.environ, "NATS_URL": nats_url, "RULES_ADDR": rules_addr, "MAUMAU_HEALTH_PORT": str(port)}
     proc = subprocess.Popen([sys.executable, "-m", "services.cli", "table", "serve"], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
+        await _until_ready(port)
         yield proc
     finally:
         if proc.poll() is None:
             proc.terminate()
             proc.wait(10)
+
+
+async def _until_ready(port: int) -> None:
+    for _ in range(300):
+        if await http_ready(port):
+            return
+        await asyncio.sleep(0.1)
+    raise AssertionError("the replica did not get ready")
 
 
 async def _until_answers(p: Platform, table_id: str) -> None:
@@ -58,17 +69,17 @@ async def _play(p: Platform, table_id: str, moves: int) -> list[int]:
 
 
 async def test_a_replica_killed_mid_game_loses_nothing_and_play_goes_on(nats_url: str) -> None:
-    async with platform(nats_url, replicas=0) as p:
-        with replica(nats_url, p.rules_addr) as a, replica(nats_url, p.rules_addr):
-            await _until_answers(p, "warmup")
-            tid = await p.new_table(ruleset="candeias", seats=4)
-            before = await _play(p, tid, 10)
-            a.send_signal(signal.SIGKILL)
-            a.wait(10)
-            during = await _play(p, tid, 10)
-            with replica(nats_url, p.rules_addr):
-                after = await _play(p, tid, 10)
-            stored = [s.seq for s in await p.store.read(tid)]
+    async with (platform(nats_url, replicas=0) as p, replica(nats_url, p.rules_addr) as a,
+                replica(nats_url, p.rules_addr)):
+        await _until_answers(p, "warmup")
+        tid = await p.new_table(ruleset="candeias", seats=4)
+        before = await _play(p, tid, 10)
+        a.send_signal(signal.SIGKILL)
+        a.wait(10)
+        during = await _play(p, tid, 10)
+        async with replica(nats_url, p.rules_addr):
+            after = await _play(p, tid, 10)
+        stored = [s.seq for s in await p.store.read(tid)]
     acknowledged = before + during + after
     assert len(acknowledged) >= 20
     assert set(acknowledged) <= set(stored) and len(stored) == len(set(stored))
