@@ -103,6 +103,13 @@ export function saveTableCache(id, cache) {
 }
 
 const ACK_TIMEOUT = 20000;
+const PING_EVERY = 15000;
+const SILENCE_LIMIT = 45000; // three pings unanswered: the connection is dead though the browser has not noticed
+
+/** Whether a socket that last heard anything at `lastHeard` (ms) is to be given up at `now`. */
+export function isSilent(lastHeard, now, limit = SILENCE_LIMIT) {
+  return now - lastHeard > limit;
+}
 
 /**
  * The tab's one WebSocket. Emits: 'status' ('connecting' | 'open' | 'reconnecting'),
@@ -170,11 +177,13 @@ export class Connection extends EventTarget {
       this._send({ type: 'hello', v: 1 });
       for (const [table, t] of this.tables) this._subscribeFrame(table, t);
       for (const p of this.pending.values()) this._send(p.frame);
+      ws.lastHeard = Date.now();
       clearInterval(this.pingTimer);
-      this.pingTimer = setInterval(() => this._send({ type: 'ping' }), 30000);
+      this.pingTimer = setInterval(() => this._keepAlive(ws), PING_EVERY);
     };
     ws.onmessage = (msg) => {
       if (ws.stopped) return;
+      ws.lastHeard = Date.now();
       let frame;
       try { frame = JSON.parse(msg.data); } catch { return; }
       this._onFrame(frame);
@@ -186,6 +195,20 @@ export class Connection extends EventTarget {
       this._retry();
     };
     ws.onerror = () => { /* onclose follows */ };
+  }
+
+  /** Ping the server; a socket that heard nothing for too long is dropped and opened again. */
+  _keepAlive(ws) {
+    if (this.ws !== ws) return;
+    if (!isSilent(ws.lastHeard, Date.now())) {
+      this._send({ type: 'ping' });
+      return;
+    }
+    ws.stopped = true; // its late onclose must not reconnect a second time
+    clearInterval(this.pingTimer);
+    this.ws = null;
+    ws.close();
+    this._retry();
   }
 
   _retry() {

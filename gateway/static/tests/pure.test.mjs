@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
+import { isSilent } from '../api.js';
 import { backSVG, cardPoints, cardSVG, DESIGN_IDS, parseCard } from '../cards.js';
 import { cardLabel, cardShort, errorText, listNames, STRINGS, suitText, t, timeAgo } from '../i18n.js';
 import { cleanOptions, optionDefault, optionKeys, parseTableLink, RULESET_IDS } from '../lobby.js';
@@ -148,4 +149,10 @@ test('the tutorial has 9 steps per ruleset, each in both languages', () => {
       for (const c of [s.scene.top, ...(s.scene.hand || []), s.scene.play, s.scene.draw].filter(Boolean)) assert.ok(parseCard(c), c);
     }
   }
+});
+
+test('a socket silent for three pings is given up, not before', () => {
+  assert.equal(isSilent(0, 45000), false);
+  assert.equal(isSilent(0, 45001), true);
+  assert.equal(isSilent(1000, 20000), false);
 });
