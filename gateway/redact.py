@@ -20,7 +20,8 @@ def table_info(t: Table, identity: str, seat: int | None = None) -> dict[str, An
         "table_id": t.table_id, "ruleset": t.ruleset, "options": t.options, "seats": t.capacity,
         "status": t.status, "players": [{"name": p.name, "bot": p.bot} for p in t.players],
         "my_seat": seat, "creator": t.creator == identity, "match_no": t.match_no, "winners": t.winners,
-        "end_reason": t.end_reason, "absent_seat": t.absent_seat if t.absent_seat >= 0 else None,
+        "end_reason": t.end_reason, "ended_by": t.ended_by if t.ended_by >= 0 else None,
+        "absent_seat": t.absent_seat if t.absent_seat >= 0 else None,
         "rematch": sorted(t.rematch), "rematch_closed": t.rematch_closed,
     }
     if seat >= 0 or t.creator == identity:

@@ -230,6 +230,7 @@ export function createTableScreen(ctx, tableId, invitation) {
   function applyFrame(frame, events) {
     const before = { info: st.info, view: st.view };
     st.info = frame.table_info;
+    st.endedBy = frame.table_info.ended_by ?? null;
     st.view = frame.view;
     st.seq = frame.seq;
     st.unknown = false;
@@ -247,7 +248,6 @@ export function createTableScreen(ctx, tableId, invitation) {
         st.seed = '';
       }
       if (ev.type === 'RoundEnded') st.seed = ev.seed || '';
-      if (ev.type === 'MatchEnded') st.endedBy = ev.by_seat;
     }
     if (st.log.length > LOG_LIMIT) st.log.splice(0, st.log.length - LOG_LIMIT);
     // a choice in progress stays only while its moves are still legal

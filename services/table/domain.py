@@ -56,6 +56,7 @@ class Table:
     last_move: float = 0.0
     rematch: set[int] = field(default_factory=set)
     end_reason: str = ""
+    ended_by: int = -1  # the seat that gave up, or whose absence ended the match (-1: none, or the clock)
     winners: list[int] = field(default_factory=list)
     absent_seat: int = -1  # the player on turn whose absence was noticed (the others may end the match)
     rematch_closed: bool = False
@@ -338,6 +339,7 @@ def evolve(t: Table, seq: int, ev: events_pb2.Event) -> None:
         t.match = new_match(make_ruleset(t.ruleset, t.options), len(t.players))
         t.match_no = ev.match_started.match_no
         t.status, t.end_reason, t.winners, t.rematch, t.rematch_closed = "playing", "", [], set(), False
+        t.ended_by = -1
     elif body == "round_dealt" and t.match is not None:
         t.match = evolve_match(t.match, _dealt(t.match, ev.round_dealt))
         t.round_no += 1
@@ -347,6 +349,7 @@ def evolve(t: Table, seq: int, ev: events_pb2.Event) -> None:
             t.status, t.winners = "over", list(t.match.match_winners)
     elif body == "match_ended":
         t.status, t.end_reason, t.winners = "ended", ev.match_ended.reason, list(ev.match_ended.winners)
+        t.ended_by = ev.match_ended.by_seat
     elif body == "rematch_voted":
         (t.rematch.add if ev.rematch_voted.accept else t.rematch.discard)(ev.rematch_voted.seat)
     elif body == "absence_noticed":

@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gateway.redact import events_frame, state_frame
+from gateway.redact import events_frame, state_frame, table_info
 from maumau.v1 import events_pb2, table_pb2
 from services.rules.decider import deal, decide
 from services.rules.engine import legal_actions
@@ -107,3 +107,9 @@ def test_no_frame_shows_a_card_its_viewer_may_not_see(game: tuple[str, int], see
         options = list(legal_actions(t.match, seat))
         events = decide(t.match, options[rng.randrange(len(options))])
         batches.append(events_pb2.EventBatch(events=[_stamped(event_to_pb(e, fam, "t"), f"p{seat}") for e in events]))
+
+
+def test_the_table_says_who_ended_its_match_to_a_reloaded_client() -> None:
+    ended = Table("t1", status="ended", end_reason="gave_up", ended_by=2)
+    assert table_info(ended, "someone")["ended_by"] == 2
+    assert table_info(Table("t2", status="playing"), "someone")["ended_by"] is None

@@ -153,7 +153,7 @@ async def test_giving_up_ends_the_match_for_whoever_leads_among_the_others(nats_
         reply = await p.send(tid, "bob", give_up=table_pb2.GiveUp())
         t = await p.table(tid)
         rematch = await p.send(tid, "alice", rematch=table_pb2.VoteRematch(accept=True))
-    assert _code(reply) == "done" and t.status == "ended" and t.end_reason == "gave_up"
+    assert _code(reply) == "done" and t.status == "ended" and t.end_reason == "gave_up" and t.ended_by == 1
     assert 1 not in t.winners and t.winners
     assert _code(rematch) == "no_rematch"
 
