@@ -3,21 +3,20 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import signal
 import subprocess
 import sys
 import uuid
 from collections import Counter
-from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager
 
-import nats
 import pytest
 
 from maumau.v1 import table_pb2
 from services.bots.service import BotSettings, BotsService
 from services.rules.wire import option_to_pb
+from tests.service_task import running
 from tests.table.harness import platform
 
 QUICK_MATCHES = {
@@ -28,17 +27,8 @@ QUICK_MATCHES = {
 }
 
 
-@contextlib.asynccontextmanager
-async def bots(nats_url: str) -> AsyncIterator[BotsService]:
-    nc = await nats.connect(nats_url)
-    service = BotsService(nc, BotSettings(think_seconds=0, budget_ms=2), seed=1)
-    task = asyncio.create_task(service.run())
-    try:
-        yield service
-    finally:
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
-        await nc.close()
+def bots(nats_url: str) -> AbstractAsyncContextManager[BotsService]:
+    return running(nats_url, lambda nc: BotsService(nc, BotSettings(think_seconds=0, budget_ms=2), seed=1))
 
 
 @pytest.mark.parametrize("ruleset", sorted(QUICK_MATCHES))

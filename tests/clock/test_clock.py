@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import uuid
-from collections.abc import AsyncIterator, Callable
-
-import nats
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 
 from maumau.v1 import table_pb2
 from services.clock.service import ClockService
@@ -15,23 +13,15 @@ from services.clock.timers import Durations
 from services.rules.wire import option_to_pb
 from services.table.domain import Table
 from services.table.service import Settings
+from tests.service_task import running
 from tests.table.harness import Platform, platform
 
 FAST = Settings(absence_seconds=1.0, expiry_seconds=2.5, rematch_seconds=1.0)
 DURATIONS = Durations(absence=1.0, expiry=2.5, rematch=1.0)
 
 
-@contextlib.asynccontextmanager
-async def clock(nats_url: str) -> AsyncIterator[ClockService]:
-    nc = await nats.connect(nats_url)
-    service = ClockService(nc, DURATIONS)
-    task = asyncio.create_task(service.run())
-    try:
-        yield service
-    finally:
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
-        await nc.close()
+def clock(nats_url: str) -> AbstractAsyncContextManager[ClockService]:
+    return running(nats_url, lambda nc: ClockService(nc, DURATIONS))
 
 
 async def _until(p: Platform, table_id: str, check: Callable[[Table], bool], seconds: float = 10) -> Table:

@@ -1,0 +1,32 @@
+"""A reacting service (bots, clock, projector…) running as a task on its own NATS connection in a test."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable, Coroutine
+from typing import Any, Protocol, TypeVar
+
+import nats
+from nats.aio.client import Client as NATS
+
+
+class Runs(Protocol):
+    def run(self) -> Coroutine[Any, Any, None]: ...
+
+
+S = TypeVar("S", bound=Runs)
+
+
+@contextlib.asynccontextmanager
+async def running(nats_url: str, make: Callable[[NATS], S]) -> AsyncIterator[S]:
+    """``make(nc)``'s service running until the block ends, then cancelled and disconnected."""
+    nc = await nats.connect(nats_url)
+    service = make(nc)
+    task = asyncio.create_task(service.run())
+    try:
+        yield service
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        await nc.close()
