@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 
 from services.bots.service import BotSettings, BotsService
 from services.runtime.lifecycle import connect, run_until_stopped, setup_logging
@@ -16,7 +17,8 @@ async def serve_bots(cfg: Settings) -> None:
     setup_logging("bots")
     nc = await connect(cfg.nats_url, "bots")
     await EventStore(nc.jetstream(), replicas=cfg.stream_replicas).ensure_stream()
-    settings = BotSettings(think_seconds=cfg.bot_think_seconds, budget_ms=cfg.bot_budget_ms)
+    settings = BotSettings(think_seconds=float(os.environ.get("MAUMAU_BOT_THINK_SECONDS", "1.2")),
+                           budget_ms=float(os.environ.get("MAUMAU_BOT_BUDGET_MS", "100")))
     log.info("bots playing (nats %s, think %.1f s, search %.0f ms)", cfg.nats_url, settings.think_seconds,
              settings.budget_ms)
     try:

@@ -21,8 +21,6 @@ class Settings:
     expiry_seconds: float
     rematch_seconds: float
     health_port: int
-    bot_think_seconds: float = 1.2  # a natural pause before a bot acts
-    bot_budget_ms: float = 100.0  # the strongest bot's search time per move
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -35,6 +33,4 @@ class Settings:
             expiry_seconds=_float("MAUMAU_EXPIRY_SECONDS", 7 * 24 * 3600),
             rematch_seconds=_float("MAUMAU_REMATCH_SECONDS", 3600),
             health_port=int(os.environ.get("MAUMAU_HEALTH_PORT", "0")),
-            bot_think_seconds=_float("MAUMAU_BOT_THINK_SECONDS", 1.2),
-            bot_budget_ms=_float("MAUMAU_BOT_BUDGET_MS", 100.0),
         )
