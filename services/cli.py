@@ -208,6 +208,9 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from services.runtime.lifecycle import lower_priority
+
+    lower_priority()
     args = parser().parse_args(argv)
     return int(args.func(args))
 

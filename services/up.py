@@ -25,6 +25,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 COLOURS = ("\033[36m", "\033[35m", "\033[33m", "\033[32m", "\033[34m", "\033[31m")
 RESET = "\033[0m"
+REACTING_NICE = "10"
 
 
 def free_port() -> int:
@@ -124,6 +125,8 @@ def _children(data_dir: Path, quiet: bool, projector: bool,
     env = {"NATS_URL": nats_url, "DATABASE_URL": database_url, "RULES_ADDR": rules_addr}
     if quiet:
         env["MAUMAU_LOG_LEVEL"] = "WARNING"
+    # the reacting services may lag a moment: they yield the cores to the services a move waits for
+    reacting = {**env, "MAUMAU_NICE": REACTING_NICE}
     table_health, projector_health = free_port(), free_port()
     children += [
         Child("rules", _maumau("rules", "serve", "--port", rules_addr.split(":")[1]),
@@ -136,14 +139,14 @@ def _children(data_dir: Path, quiet: bool, projector: bool,
                           {**env, "MAUMAU_HEALTH_PORT": str(chat_health)}))
     if projector:
         children.append(Child("proj", _maumau("projector"), lambda: http_ready(projector_health),
-                              {**env, "MAUMAU_HEALTH_PORT": str(projector_health)}))
+                              {**reacting, "MAUMAU_HEALTH_PORT": str(projector_health)}))
     if reactors:
         clock_health = free_port()
         children.append(Child("clock", _maumau("clock", "serve"), lambda: http_ready(clock_health),
-                              {**env, "MAUMAU_HEALTH_PORT": str(clock_health)}))
+                              {**reacting, "MAUMAU_HEALTH_PORT": str(clock_health)}))
         bots_health = free_port()
         children.append(Child("bots", _maumau("bots", "serve"), lambda: http_ready(bots_health),
-                              {**env, "MAUMAU_HEALTH_PORT": str(bots_health)}))
+                              {**reacting, "MAUMAU_HEALTH_PORT": str(bots_health)}))
     addresses = {"nats_url": nats_url, "database_url": database_url, "rules_addr": rules_addr}
     if reactors:
         gateway_port = int(os.environ.get("MAUMAU_GATEWAY_PORT", "0")) or free_port()
