@@ -3,8 +3,11 @@
 Each client is a browser tab with its own session: it opens a WebSocket, subscribes to its
 table and plays its own seat with random legal moves (from the view the gateway sends it).
 A move's latency runs from the command sent to its event received by every client at the
-table. Then ``idle_sockets`` more sockets are opened on the gateway and its memory is read
-before and after (when the gateway runs here: without ``--url``).
+table. The tables play ``warmup`` seconds before the measured ``seconds`` begin: the moves
+of the warm-up are played at the same rate but not counted, for they measure the platform
+settling after the set-up (every service still folding the tables just created and
+joined). Then ``idle_sockets`` more sockets are opened on the gateway and its memory is
+read before and after (when the gateway runs here: without ``--url``).
 """
 
 from __future__ import annotations
@@ -25,6 +28,19 @@ import aiohttp
 import orjson
 
 from services.up import running_platform
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What to run (the defaults are the command's: ``maumau loadtest --help``)."""
+
+    clients: int
+    tables: int
+    seconds: float
+    warmup: float
+    rate: float  # moves/s the tables offer together; 0: each table moves as soon as it can
+    idle_sockets: int
+    seed: int
 
 
 @dataclass
@@ -51,13 +67,13 @@ def _raise_file_limit() -> None:
 
 
 class Progress:
-    def __init__(self, seconds: float):
+    def __init__(self, started: float, seconds: float):
         self.seconds = seconds
-        self.started = time.perf_counter()
+        self.started = started
         self.moves = 0
 
     def show(self) -> None:
-        done = min(1.0, (time.perf_counter() - self.started) / self.seconds)
+        done = max(0.0, min(1.0, (time.perf_counter() - self.started) / self.seconds))
         bar = "#" * int(done * 30)
         sys.stderr.write(f"\r[{bar:<30}] {done * 100:3.0f}%  {self.moves} moves")
         sys.stderr.flush()
@@ -105,8 +121,8 @@ def _mover(seats: list[Seat]) -> Seat | None:
                  and any(a["do"] != "challenge" for a in s.view.get("legal_actions", []))), None)
 
 
-async def _play(seats: list[Seat], deadline: float, latencies: list[float], rng: random.Random,
-                progress: Progress, think: float) -> None:
+async def _play(seats: list[Seat], measured_from: float, deadline: float, latencies: list[float],
+                rng: random.Random, progress: Progress, think: float) -> None:
     counter = 0
     due = time.perf_counter()
     while time.perf_counter() < deadline:
@@ -138,8 +154,9 @@ async def _play(seats: list[Seat], deadline: float, latencies: list[float], rng:
         seq: int = ack["seqs"][0]
         if not await _until(seats, lambda seq=seq: all(seq in s.arrivals for s in seats), deadline + 10):  # type: ignore[misc]
             return
-        latencies.append(max(s.arrivals[seq] for s in seats) - sent)
-        progress.moves += 1
+        if sent >= measured_from:
+            latencies.append(max(s.arrivals[seq] for s in seats) - sent)
+            progress.moves += 1
 
 
 async def _send(seat: Seat, command: dict[str, Any], counter: int) -> dict[str, Any]:
@@ -182,14 +199,13 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
 
 
-async def drive(url: str, clients: int, tables: int, seconds: float, idle: int, gateway_pid: int | None,
-                seed: int, rate: float) -> dict[str, Any]:
+async def drive(url: str, plan: Plan, gateway_pid: int | None) -> dict[str, Any]:
     _raise_file_limit()
-    rng = random.Random(seed)
-    players = max(2, min(4, clients // max(1, tables)))
+    rng = random.Random(plan.seed)
+    players = max(2, min(4, plan.clients // max(1, plan.tables)))
     connector = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=connector) as http:
-        groups = [await _table(http, url, players, k) for k in range(tables)]
+        groups = [await _table(http, url, players, k) for k in range(plan.tables)]
         readers = []
         for group in groups:
             for seat in group:
@@ -197,18 +213,19 @@ async def drive(url: str, clients: int, tables: int, seconds: float, idle: int, 
                 readers.append(asyncio.create_task(_read_acks(seat)))
                 await seat.ws.send_str(orjson.dumps({"type": "subscribe", "table": seat.table}).decode())
         latencies: list[float] = []
-        progress = Progress(seconds)
+        measured_from = time.perf_counter() + plan.warmup
+        progress = Progress(measured_from, plan.seconds)
         ticker = asyncio.create_task(_tick(progress))
-        started = time.perf_counter()
-        await asyncio.gather(*(_play(g, started + seconds, latencies, rng, progress, tables / rate if rate else 0.0)
+        think = plan.tables / plan.rate if plan.rate else 0.0
+        await asyncio.gather(*(_play(g, measured_from, measured_from + plan.seconds, latencies, rng, progress, think)
                                for g in groups))
-        elapsed = time.perf_counter() - started
+        elapsed = time.perf_counter() - measured_from
         ticker.cancel()
         sys.stderr.write("\n")
         before = _rss_kib(gateway_pid) if gateway_pid else 0
         idle_sockets = []
-        for i in range(idle):
-            idle_sockets.append(await http.ws_connect(f"{url.replace('http', 'ws', 1)}/ws?token=idle{i}x{seed}"))
+        for i in range(plan.idle_sockets):
+            idle_sockets.append(await http.ws_connect(f"{url.replace('http', 'ws', 1)}/ws?token=idle{i}x{plan.seed}"))
         await asyncio.sleep(1.0)
         after = _rss_kib(gateway_pid) if gateway_pid else 0
         for ws in idle_sockets:
@@ -218,8 +235,10 @@ async def drive(url: str, clients: int, tables: int, seconds: float, idle: int, 
                 if seat.ws is not None:
                     await seat.ws.close()
         await asyncio.gather(*readers, return_exceptions=True)
-    return {"clients": sum(len(g) for g in groups), "tables": tables, "offered_per_s": rate, "moves": len(latencies),
-            "seconds": round(elapsed, 3), "moves_per_s": round(len(latencies) / elapsed, 1),
+    idle = plan.idle_sockets
+    return {"clients": sum(len(g) for g in groups), "tables": plan.tables, "offered_per_s": plan.rate,
+            "warmup_s": plan.warmup, "moves": len(latencies), "seconds": round(elapsed, 3),
+            "moves_per_s": round(len(latencies) / elapsed, 1),
             "p50_ms": round(_percentile(latencies, 0.5) * 1000, 2),
             "p99_ms": round(_percentile(latencies, 0.99) * 1000, 2), "idle_sockets": idle,
             "kib_per_socket": round((after - before) / idle, 1) if gateway_pid and idle else None}
@@ -231,12 +250,11 @@ async def _tick(progress: Progress) -> None:
         await asyncio.sleep(0.5)
 
 
-async def run(clients: int, tables: int, seconds: float, url: str | None, idle: int, seed: int,
-              rate: float) -> str:
+async def run(plan: Plan, url: str | None) -> str:
     if url:
-        return json.dumps(await drive(url, clients, tables, seconds, idle, None, seed, rate))
+        return json.dumps(await drive(url, plan, None))
     with tempfile.TemporaryDirectory(prefix="maumau-loadtest-") as data:
         async with running_platform(Path(data), quiet=True) as (addresses, children):
             gateway = next(c for c in children if c.name == "gateway")
             pid = gateway.proc.pid if gateway.proc is not None else None
-            return json.dumps(await drive(addresses["gateway_url"], clients, tables, seconds, idle, pid, seed, rate))
+            return json.dumps(await drive(addresses["gateway_url"], plan, pid))

@@ -92,10 +92,12 @@ def _gateway_serve(args: argparse.Namespace) -> int:
 
 
 def _loadtest(args: argparse.Namespace) -> int:
+    from gateway.loadtest import Plan
     from gateway.loadtest import run as loadtest
 
-    print(run(loadtest(args.clients, args.tables, args.seconds, args.url, args.idle_sockets, args.seed,
-                        args.rate)))
+    plan = Plan(clients=args.clients, tables=args.tables, seconds=args.seconds, warmup=args.warmup, rate=args.rate,
+                idle_sockets=args.idle_sockets, seed=args.seed)
+    print(run(loadtest(plan, args.url)))
     return 0
 
 
@@ -166,7 +168,9 @@ def parser() -> argparse.ArgumentParser:
     lt = sub.add_parser("loadtest", help="real WebSocket clients playing through the whole platform")
     lt.add_argument("--clients", type=int, default=400)
     lt.add_argument("--tables", type=int, default=100)
-    lt.add_argument("--seconds", type=float, default=10.0)
+    lt.add_argument("--seconds", type=float, default=10.0, help="the measured time")
+    lt.add_argument("--warmup", type=float, default=3.0, help="seconds played at the same rate before the measured "
+                    "time, not counted: the platform settles after the set-up")
     lt.add_argument("--idle-sockets", type=int, default=2000)
     lt.add_argument("--seed", type=int, default=1)
     lt.add_argument("--rate", type=float, default=0.0,
