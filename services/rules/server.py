@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import TypeVar
 
 import grpc
@@ -63,6 +63,21 @@ def _fold(s: State, events: tuple[Event, ...]) -> State:
     return s
 
 
+def _decide(request: rules_pb2.DecideRequest) -> rules_pb2.DecideReply:
+    s = _state(request.state)
+    if not request.HasField("action"):
+        raise InvalidRequest("Decide needs an action")
+    try:
+        action = action_from_pb(request.action, s.rs.family)
+        events = _guard("cannot decide", lambda: decide(s, action))
+    except RuleError as e:
+        return rules_pb2.DecideReply(rejection=rules_pb2.Rejection(code=e.code, message=str(e)))
+    accepted = rules_pb2.Accepted(events=[event_to_pb(e, s.rs.family) for e in events])
+    if request.with_state:
+        accepted.state.CopyFrom(state_to_pb(_guard("cannot evolve", lambda: _fold(s, events))))
+    return rules_pb2.DecideReply(accepted=accepted)
+
+
 class RulesService(rules_pb2_grpc.RulesServicer):  # type: ignore[misc]  # generated, untyped
     async def NewMatch(self, request: rules_pb2.NewMatchRequest,
                        context: grpc.aio.ServicerContext) -> state_pb2.MatchState:
@@ -89,20 +104,17 @@ class RulesService(rules_pb2_grpc.RulesServicer):  # type: ignore[misc]  # gener
     async def Decide(self, request: rules_pb2.DecideRequest,
                      context: grpc.aio.ServicerContext) -> rules_pb2.DecideReply:
         try:
-            s = _state(request.state)
-            if not request.HasField("action"):
-                raise InvalidRequest("Decide needs an action")
-            try:
-                action = action_from_pb(request.action, s.rs.family)
-                events = _guard("cannot decide", lambda: decide(s, action))
-            except RuleError as e:
-                return rules_pb2.DecideReply(rejection=rules_pb2.Rejection(code=e.code, message=str(e)))
-            accepted = rules_pb2.Accepted(events=[event_to_pb(e, s.rs.family) for e in events])
-            if request.with_state:
-                accepted.state.CopyFrom(state_to_pb(_guard("cannot evolve", lambda: _fold(s, events))))
+            return _decide(request)
         except InvalidRequest as e:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(e))
-        return rules_pb2.DecideReply(accepted=accepted)
+
+    async def Decisions(self, calls: AsyncIterator[rules_pb2.DecideCall],
+                        context: grpc.aio.ServicerContext) -> AsyncIterator[rules_pb2.DecideAnswer]:
+        async for call in calls:
+            try:
+                yield rules_pb2.DecideAnswer(id=call.id, reply=_decide(call.request))
+            except InvalidRequest as e:
+                yield rules_pb2.DecideAnswer(id=call.id, invalid=str(e))
 
     async def LegalActions(self, request: rules_pb2.LegalActionsRequest,
                            context: grpc.aio.ServicerContext) -> rules_pb2.LegalActionsReply:

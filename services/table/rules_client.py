@@ -1,6 +1,16 @@
-"""The table service's way to the stateless rules service: gRPC, with rejections as ``Refused``."""
+"""The table service's way to the stateless rules service: gRPC, with rejections as ``Refused``.
+
+Decisions, one per move, go over one long-lived ``Decisions`` stream rather than a call
+each: a unary call's set-up costs as much CPU as the message it carries. A decision is
+pure, so one that meets a broken stream (the rules service restarted, a replica went away)
+is asked again once on a fresh stream.
+"""
 
 from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
 
 import grpc
 
@@ -9,19 +19,98 @@ from services.rules.state import State
 from services.rules.wire import state_to_pb
 from services.table.domain import Refused
 
+log = logging.getLogger("maumau.table.rules")
+
+
+class RulesUnavailable(Exception):
+    """The rules service could not be asked (or refused the request as malformed)."""
+
+
+class _Broken(Exception):
+    """The stream broke before the answer came: the question may be asked again on a fresh one."""
+
+
+class _Stream:
+    """One open ``Decisions`` stream: its calls waiting for their answers, and the task reading them."""
+
+    def __init__(self, stub: rules_pb2_grpc.RulesStub):
+        self.call = stub.Decisions()
+        self.waiting: dict[int, asyncio.Future[rules_pb2.DecideAnswer]] = {}
+        self.writing = asyncio.Lock()  # gRPC takes one message at a time on a stream
+        self.broken = False
+        self.reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        try:
+            async for answer in self.call:
+                waiter = self.waiting.get(answer.id)
+                if waiter is not None and not waiter.done():
+                    waiter.set_result(answer)
+        except grpc.aio.AioRpcError as e:
+            if e.code() != grpc.StatusCode.CANCELLED:  # cancelled: we closed it
+                log.warning("the stream to the rules service ended: %s", e.code().name)
+        finally:
+            self.broken = True
+            for waiter in self.waiting.values():
+                if not waiter.done():
+                    waiter.set_exception(_Broken())
+
+    async def ask(self, call_id: int, request: rules_pb2.DecideRequest, timeout: float) -> rules_pb2.DecideAnswer:
+        waiter = asyncio.get_running_loop().create_future()
+        self.waiting[call_id] = waiter
+        try:
+            async with self.writing:
+                await self.call.write(rules_pb2.DecideCall(id=call_id, request=request))
+            return await asyncio.wait_for(waiter, timeout)
+        except (grpc.RpcError, grpc.aio.UsageError, asyncio.InvalidStateError):
+            self.broken = True
+            raise _Broken() from None
+        except TimeoutError:
+            self.broken = True  # a stream that stopped answering is not asked again
+            raise RulesUnavailable(f"the rules service did not answer within {timeout} s") from None
+        finally:
+            del self.waiting[call_id]
+
+    async def close(self) -> None:
+        self.call.cancel()
+        self.reader.cancel()
+        await asyncio.gather(self.reader, return_exceptions=True)
+
 
 class GrpcRules:
     def __init__(self, addr: str, timeout: float = 5.0):
         self.channel = grpc.aio.insecure_channel(addr)
         self.stub = rules_pb2_grpc.RulesStub(self.channel)
         self.timeout = timeout
+        self.ids = itertools.count(1)
+        self.stream: _Stream | None = None
 
     async def decide(self, state: State, action: actions_pb2.Action) -> list[events_pb2.Event]:
-        reply = await self.stub.Decide(rules_pb2.DecideRequest(state=state_to_pb(state), action=action),
-                                       timeout=self.timeout)
+        answer = await self._ask(rules_pb2.DecideRequest(state=state_to_pb(state), action=action))
+        if answer.WhichOneof("result") == "invalid":
+            raise RulesUnavailable(f"the rules service found the request malformed: {answer.invalid}")
+        reply = answer.reply
         if reply.WhichOneof("result") == "rejection":
             raise Refused(reply.rejection.code, reply.rejection.message)
         return list(reply.accepted.events)
+
+    async def _ask(self, request: rules_pb2.DecideRequest) -> rules_pb2.DecideAnswer:
+        try:
+            return await self._stream().ask(next(self.ids), request, self.timeout)
+        except _Broken:
+            pass
+        try:
+            return await self._stream().ask(next(self.ids), request, self.timeout)
+        except _Broken:
+            raise RulesUnavailable("the stream to the rules service broke twice in a row") from None
+
+    def _stream(self) -> _Stream:
+        """The open stream, or a new one in place of a broken one (no await: concurrent askers share it)."""
+        if self.stream is None or self.stream.broken:
+            if self.stream is not None:
+                self.stream.call.cancel()  # its reader then ends by itself
+            self.stream = _Stream(self.stub)
+        return self.stream
 
     async def new_round(self, state: State, seed: str, table_id: str, round_no: int) -> events_pb2.Event:
         reply = await self.stub.NewRound(rules_pb2.NewRoundRequest(state=state_to_pb(state), seed=seed,
@@ -30,4 +119,6 @@ class GrpcRules:
         return reply.event
 
     async def close(self) -> None:
+        if self.stream is not None:
+            await self.stream.close()
         await self.channel.close()

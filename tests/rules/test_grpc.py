@@ -87,6 +87,30 @@ async def test_malformed_state_is_invalid_argument(stub: rules_pb2_grpc.RulesStu
     assert "seats" in (err.value.details() or "")
 
 
+async def test_the_decisions_stream_answers_each_call_by_its_id_and_outlives_a_malformed_one(
+        stub: rules_pb2_grpc.RulesStub) -> None:
+    state = await _dealt(stub)
+    legal = await stub.LegalActions(rules_pb2.LegalActionsRequest(state=state, seat=state.turn))
+    other = (state.turn + 1) % state.seats
+    broken = state_pb2.MatchState()
+    broken.CopyFrom(state)
+    del broken.hands[0]
+    calls = [rules_pb2.DecideCall(id=7, request=rules_pb2.DecideRequest(state=state, action=legal.actions[0])),
+             rules_pb2.DecideCall(id=8, request=rules_pb2.DecideRequest(state=broken, action=legal.actions[0])),
+             rules_pb2.DecideCall(id=9, request=rules_pb2.DecideRequest(
+                 state=state, action=actions_pb2.Action(do="pass", seat=other)))]
+    stream = stub.Decisions()
+    answers = []
+    for call in calls:
+        await stream.write(call)
+        answers.append(await stream.read())
+    await stream.done_writing()
+    assert [a.id for a in answers] == [7, 8, 9]
+    assert answers[0].reply == await stub.Decide(calls[0].request)
+    assert answers[1].WhichOneof("result") == "invalid" and "seats" in answers[1].invalid
+    assert answers[2].reply.rejection.code == "not_your_turn"
+
+
 @pytest.mark.parametrize("mutate", ["unknown_ruleset", "card_name", "turn", "seed", "option"])
 async def test_garbage_never_crashes_the_server(stub: rules_pb2_grpc.RulesStub, mutate: str) -> None:
     state = await _dealt(stub)

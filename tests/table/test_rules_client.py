@@ -1,0 +1,81 @@
+"""The table service's rules client: decisions over one gRPC stream, against a real rules server."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+
+from maumau.v1 import actions_pb2
+from services.rules.decider import deal, evolve
+from services.rules.engine import legal_actions, new_match
+from services.rules.server import start
+from services.rules.state import State
+from services.rules.wire import action_to_pb
+from services.table.domain import Refused
+from services.table.rules_client import GrpcRules, RulesUnavailable
+
+SEED = "5e" * 32
+
+
+def _dealt() -> State:
+    s = new_match("classic32", 3)
+    return evolve(s, deal(s, SEED, "t1", 0))
+
+
+def _legal(s: State) -> actions_pb2.Action:
+    return action_to_pb(next(iter(legal_actions(s, s.turn))), s.rs.family)
+
+
+@pytest.fixture
+async def served() -> AsyncIterator[int]:
+    server, port = await start("127.0.0.1", 0)
+    try:
+        yield port
+    finally:
+        await server.stop(grace=None)
+
+
+async def test_concurrent_decisions_on_one_stream_each_get_their_own_answer(served: int) -> None:
+    s = _dealt()
+    rules = GrpcRules(f"127.0.0.1:{served}")
+    wrong = actions_pb2.Action(do="pass", seat=(s.turn + 1) % s.n)
+    try:
+        results = await asyncio.gather(*(rules.decide(s, _legal(s) if i % 2 else wrong) for i in range(40)),
+                                       return_exceptions=True)
+    finally:
+        await rules.close()
+    for i, result in enumerate(results):
+        if i % 2:
+            assert isinstance(result, list) and result[0].action_taken.action == _legal(s)
+        else:
+            assert isinstance(result, Refused) and result.code == "not_your_turn"
+
+
+async def test_a_restarted_rules_service_is_asked_again_on_a_fresh_stream() -> None:
+    s = _dealt()
+    server, port = await start("127.0.0.1", 0)
+    rules = GrpcRules(f"127.0.0.1:{port}")
+    try:
+        assert await rules.decide(s, _legal(s))
+        await server.stop(grace=None)
+        server, _ = await start("127.0.0.1", port)
+        events = await rules.decide(s, _legal(s))
+        assert events[0].action_taken.action == _legal(s)
+    finally:
+        await rules.close()
+        await server.stop(grace=None)
+
+
+async def test_without_a_rules_service_a_decision_fails_with_a_clear_error() -> None:
+    s = _dealt()
+    server, port = await start("127.0.0.1", 0)
+    rules = GrpcRules(f"127.0.0.1:{port}")
+    try:
+        assert await rules.decide(s, _legal(s))
+        await server.stop(grace=None)
+        with pytest.raises(RulesUnavailable, match="rules service"):
+            await rules.decide(s, _legal(s))
+    finally:
+        await rules.close()
