@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import os
 import signal
@@ -20,7 +21,18 @@ T = TypeVar("T")
 
 def run(main: Coroutine[Any, Any, T]) -> T:
     """Run a service's main coroutine on uvloop (10–25 % faster for NATS and gRPC here)."""
+    freeze_imports()
     return uvloop.run(main)
+
+
+def freeze_imports() -> None:
+    """Keep what the imports made (modules, classes, protobuf descriptors) out of garbage collections.
+
+    A full collection walks every object; the imports are most of them and never die, and
+    walking them stalled a service under load for 50–90 ms.
+    """
+    gc.collect()
+    gc.freeze()
 
 
 def lower_priority(environ: Mapping[str, str] = os.environ) -> None:
