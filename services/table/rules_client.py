@@ -59,9 +59,10 @@ class _Stream:
         waiter = asyncio.get_running_loop().create_future()
         self.waiting[call_id] = waiter
         try:
-            async with self.writing:
-                await self.call.write(rules_pb2.DecideCall(id=call_id, request=request))
-            return await asyncio.wait_for(waiter, timeout)
+            async with asyncio.timeout(timeout):
+                async with self.writing:
+                    await self.call.write(rules_pb2.DecideCall(id=call_id, request=request))
+                return await waiter
         except (grpc.RpcError, grpc.aio.UsageError, asyncio.InvalidStateError):
             self.broken = True
             raise _Broken() from None

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
+import grpc
 import pytest
 
 from maumau.v1 import actions_pb2
@@ -53,29 +55,56 @@ async def test_concurrent_decisions_on_one_stream_each_get_their_own_answer(serv
             assert isinstance(result, Refused) and result.code == "not_your_turn"
 
 
-async def test_a_restarted_rules_service_is_asked_again_on_a_fresh_stream() -> None:
-    s = _dealt()
+@asynccontextmanager
+async def _used_once() -> AsyncIterator[tuple[grpc.aio.Server, int, GrpcRules]]:
+    """A rules server and a client whose stream has answered one decision."""
     server, port = await start("127.0.0.1", 0)
     rules = GrpcRules(f"127.0.0.1:{port}")
     try:
+        s = _dealt()
         assert await rules.decide(s, _legal(s))
-        await server.stop(grace=None)
-        server, _ = await start("127.0.0.1", port)
-        events = await rules.decide(s, _legal(s))
-        assert events[0].action_taken.action == _legal(s)
+        yield server, port, rules
     finally:
         await rules.close()
         await server.stop(grace=None)
+
+
+async def test_a_restarted_rules_service_is_asked_again_on_a_fresh_stream() -> None:
+    s = _dealt()
+    async with _used_once() as (server, port, rules):
+        await server.stop(grace=None)
+        restarted, _ = await start("127.0.0.1", port)
+        try:
+            events = await rules.decide(s, _legal(s))
+        finally:
+            await restarted.stop(grace=None)
+    assert events[0].action_taken.action == _legal(s)
 
 
 async def test_without_a_rules_service_a_decision_fails_with_a_clear_error() -> None:
     s = _dealt()
-    server, port = await start("127.0.0.1", 0)
-    rules = GrpcRules(f"127.0.0.1:{port}")
-    try:
-        assert await rules.decide(s, _legal(s))
+    async with _used_once() as (server, _, rules):
         await server.stop(grace=None)
         with pytest.raises(RulesUnavailable, match="rules service"):
             await rules.decide(s, _legal(s))
+
+
+async def test_a_rules_service_that_stops_answering_fails_the_decision_after_the_timeout() -> None:
+    async def silent(calls: AsyncIterator[bytes], context: grpc.aio.ServicerContext) -> AsyncIterator[bytes]:
+        async for _ in calls:
+            pass
+        yield b""  # never reached while the client keeps the stream open
+
+    server = grpc.aio.server()
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(
+        "maumau.v1.Rules", {"Decisions": grpc.stream_stream_rpc_method_handler(silent)}),))
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    s = _dealt()
+    rules = GrpcRules(f"127.0.0.1:{port}", timeout=0.3)
+    try:
+        with pytest.raises(RulesUnavailable, match=r"did not answer within 0\.3 s"):
+            await rules.decide(s, _legal(s))
     finally:
         await rules.close()
+        await server.stop(grace=None)
