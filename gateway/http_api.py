@@ -16,9 +16,9 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from gateway.identity import clean_name, identity_of, new_token
 from maumau.v1 import table_pb2
 from services.rules.wire import option_to_pb
+from services.table.client import send
 from services.table.domain import Table, evolve
 from services.table.projections import directory, seats
-from services.table.service import command_subject
 from services.table.store import EventStore
 
 NATS_KEY = web.AppKey("nats", NATS)
@@ -57,10 +57,9 @@ async def _command(request: web.Request, table_id: str, **command: Any) -> table
     cmd = table_pb2.TableCommand(command_id=uuid.uuid4().hex, table_id=table_id, actor=identity, actor_name=name,
                                  **command)
     try:
-        raw = await request.app[NATS_KEY].request(command_subject(table_id), cmd.SerializeToString(), timeout=10)
+        reply = await send(request.app[NATS_KEY], cmd)
     except (NatsError, OSError, TimeoutError):
         raise _json_error(503, "unavailable", "the table service did not answer; try again") from None
-    reply = table_pb2.CommandReply.FromString(raw.data)
     if reply.WhichOneof("result") == "refusal":
         status = 404 if reply.refusal.code == "unknown_table" else 409
         raise _json_error(status, reply.refusal.code, reply.refusal.message)

@@ -15,6 +15,7 @@ from gateway.http_api import DB_KEY, NATS_KEY, caller, routes
 from gateway.identity import clean_name
 from gateway.ws import serve_socket
 from services.chat.store import ensure_stream as ensure_chat_stream
+from services.runtime import tracing
 from services.runtime.lifecycle import connect, setup_logging
 from services.runtime.settings import Settings
 from services.table.projections import engine
@@ -86,6 +87,7 @@ def make_app(cfg: Settings) -> web.Application:
 
 def serve(cfg: Settings, host: str, port: int) -> None:
     setup_logging("gateway")
+    tracing.setup("gateway")
     log.info("gateway on http://%s:%d (nats %s)", host, port, cfg.nats_url)
     # no access log: WebSocket URLs carry device tokens, which must not end up in logs
     web.run_app(make_app(cfg), host=host, port=port, print=None, handle_signals=True, shutdown_timeout=5,

@@ -28,7 +28,8 @@ from gateway.feeds import Feed, Feeds, chat_line
 from gateway.redact import events_frame, state_frame
 from maumau.v1 import actions_pb2, chat_pb2, events_pb2, table_pb2
 from services.chat.store import history
-from services.table.service import command_subject
+from services.runtime import tracing
+from services.table.client import send
 
 log = logging.getLogger("maumau.gateway")
 PROTOCOL = 1
@@ -176,8 +177,7 @@ class Socket:
                 sub.SetInParent()
         except json_format.ParseError as e:
             raise FrameError("bad_command", f"malformed command: {e}") from None
-        raw = await self.nc.request(command_subject(table_id), cmd.SerializeToString(), timeout=10)
-        reply = table_pb2.CommandReply.FromString(raw.data)
+        reply = await send(self.nc, cmd)
         if reply.WhichOneof("result") == "done":
             return {"ok": True, "seqs": list(reply.done.sequences), "seat": reply.done.seat}
         return {"ok": False, "code": reply.refusal.code, "message": reply.refusal.message}
@@ -188,7 +188,8 @@ class Socket:
             raise FrameError("bad_command", "a chat line has a text")
         cmd = chat_pb2.ChatCommand(command_id=command_id, table_id=table_id, actor=self.identity,
                                    actor_name=self.name, text=text)
-        raw = await self.nc.request(f"cmd.chat.{table_id}", cmd.SerializeToString(), timeout=10)
+        raw = await tracing.request(self.nc, f"cmd.chat.{table_id}", cmd.SerializeToString(), "send chat line", 10,
+                                    {"maumau.table_id": table_id})
         reply = chat_pb2.ChatReply.FromString(raw.data)
         if reply.WhichOneof("result") == "posted":
             return {"ok": True, "seqs": [reply.posted.seq]}

@@ -22,11 +22,42 @@ with trace.get_tracer("probe").start_as_current_span("table command", context=pa
 """
 
 
-def _run(exporter: str | None) -> list[str]:
+SENDING_A_COMMAND = f"""
+import asyncio, os, nats
+from opentelemetry import trace
+from maumau.v1 import table_pb2
+from services.runtime import tracing
+from services.table.client import send
+from services.table.service import command_subject
+tracing.setup("probe")
+
+async def main():
+    nc = await nats.connect(os.environ["NATS_URL"])
+    seen = []
+
+    async def table_service(msg):
+        seen.append(msg.headers["traceparent"].split("-")[1])
+        await msg.respond(table_pb2.CommandReply(done=table_pb2.Done(seat=1)).SerializeToString())
+
+    await nc.subscribe(command_subject("t1"), cb=table_service)
+    cmd = table_pb2.TableCommand(command_id="c1", table_id="t1", actor="ana", start=table_pb2.StartMatch())
+    parent = tracing.extract({{"traceparent": "00-{TRACE_ID}-00f067aa0ba902b7-01"}})
+    with trace.get_tracer("probe").start_as_current_span("ws command", context=parent):
+        under_a_span = await send(nc, cmd)
+    on_its_own = await send(nc, cmd)
+    print(under_a_span.done.seat, on_its_own.done.seat, *seen)
+    await nc.close()
+
+asyncio.run(main())
+"""
+
+
+def _run(exporter: str | None, script: str = SPAN_UNDER_A_COMMAND, nats_url: str = "") -> list[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("OTEL_")}
     if exporter:
         env["OTEL_TRACES_EXPORTER"] = exporter
-    done = subprocess.run([sys.executable, "-c", SPAN_UNDER_A_COMMAND], env=env, capture_output=True, text=True,
+    env["NATS_URL"] = nats_url
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
                           timeout=60, check=True)
     return done.stdout.splitlines()
 
@@ -42,3 +73,11 @@ def test_with_the_console_exporter_spans_are_recorded_and_printed() -> None:
     assert lines[0] == "recording"
     assert lines[1].split("-")[1] == TRACE_ID
     assert any('"name": "table command"' in line for line in lines[2:])
+
+
+def test_a_command_sent_to_the_table_service_carries_the_trace_it_was_made_in(nats_url: str) -> None:
+    (line,) = _run(None, SENDING_A_COMMAND, nats_url)
+    seat, seat_again, traced, fresh = line.split()
+    assert seat == seat_again == "1"
+    assert traced == TRACE_ID  # a command made under a span continues its trace
+    assert fresh != TRACE_ID and len(fresh) == 32 and int(fresh, 16)  # one made anew begins a trace of its own

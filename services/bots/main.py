@@ -6,6 +6,7 @@ import logging
 import os
 
 from services.bots.service import BotSettings, BotsService
+from services.runtime import tracing
 from services.runtime.lifecycle import connect, run_until_stopped, setup_logging
 from services.runtime.settings import Settings
 from services.table.store import EventStore
@@ -15,6 +16,7 @@ log = logging.getLogger("maumau.bots")
 
 async def serve_bots(cfg: Settings) -> None:
     setup_logging("bots")
+    tracing.setup("bots")
     nc = await connect(cfg.nats_url, "bots")
     await EventStore(nc.jetstream(), replicas=cfg.stream_replicas).ensure_stream()
     settings = BotSettings(think_seconds=float(os.environ.get("MAUMAU_BOT_THINK_SECONDS", "1.2")),

@@ -25,9 +25,9 @@ from services.bots.play import decide, may_act
 from services.rules.state import State
 from services.rules.wire import action_to_pb
 from services.runtime.consuming import consume
+from services.table.client import send
 from services.table.domain import Table
 from services.table.folding import TableFolder
-from services.table.service import command_subject
 from services.table.store import STREAM, SUBJECTS, EventStore
 
 log = logging.getLogger("maumau.bots")
@@ -123,8 +123,7 @@ class BotsService:
                 cmd = await asyncio.to_thread(self._decide, turn)  # the search must not stall the other tables
                 if cmd is None:
                     continue
-                raw = await self.nc.request(command_subject(cmd.table_id), cmd.SerializeToString(), timeout=10)
-                reply = table_pb2.CommandReply.FromString(raw.data)
+                reply = await send(self.nc, cmd)
                 if reply.WhichOneof("result") == "done":
                     self.sent += 1
                 else:

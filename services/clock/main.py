@@ -6,6 +6,7 @@ import logging
 
 from services.clock.service import ClockService
 from services.clock.timers import Durations
+from services.runtime import tracing
 from services.runtime.lifecycle import connect, run_until_stopped, setup_logging
 from services.runtime.settings import Settings
 from services.table.store import EventStore
@@ -15,6 +16,7 @@ log = logging.getLogger("maumau.clock")
 
 async def serve_clock(cfg: Settings) -> None:
     setup_logging("clock")
+    tracing.setup("clock")
     nc = await connect(cfg.nats_url, "clock")
     await EventStore(nc.jetstream(), replicas=cfg.stream_replicas).ensure_stream()
     clock = ClockService(nc, Durations(cfg.absence_seconds, cfg.expiry_seconds, cfg.rematch_seconds),

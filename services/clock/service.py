@@ -25,11 +25,11 @@ from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy, KeyValueConfig
 from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError
 from nats.js.kv import KeyValue
 
-from maumau.v1 import events_pb2, table_pb2
+from maumau.v1 import events_pb2
 from services.clock.timers import Durations, Timer, timers
 from services.runtime.consuming import consume
+from services.table.client import send
 from services.table.folding import TableFolder
-from services.table.service import command_subject
 from services.table.store import STREAM, SUBJECTS, EventStore
 
 log = logging.getLogger("maumau.clock")
@@ -146,9 +146,7 @@ class ClockService:
 
     async def _fire_one(self, timer: Timer) -> None:
         try:
-            raw = await self.nc.request(command_subject(timer.table_id), timer.command().SerializeToString(),
-                                        timeout=10)
-            reply = table_pb2.CommandReply.FromString(raw.data)
+            reply = await send(self.nc, timer.command())
         except (NatsError, OSError) as e:
             log.warning("timer %s not delivered (%s); trying again", timer.command_id, e or type(e).__name__)
             self._postpone(timer)

@@ -29,8 +29,8 @@ from nats.js.api import StorageType, StreamConfig
 from maumau.v1 import events_pb2, table_pb2
 from services.rules.engine import legal_actions
 from services.rules.wire import action_to_pb
+from services.table.client import send
 from services.table.domain import Table, evolve
-from services.table.service import command_subject
 from services.up import running_platform
 
 PLAYERS = 4
@@ -49,10 +49,10 @@ async def _send(nc: NATS, tid: str, actor: str, latencies: list[float] | None = 
                 **command: object) -> table_pb2.CommandReply:
     cmd = table_pb2.TableCommand(command_id=uuid.uuid4().hex, table_id=tid, actor=actor, **command)
     sent = time.perf_counter()
-    reply = await nc.request(command_subject(tid), cmd.SerializeToString(), timeout=30)
+    reply = await send(nc, cmd, timeout=30)
     if latencies is not None:
         latencies.append(time.perf_counter() - sent)
-    return table_pb2.CommandReply.FromString(reply.data)
+    return reply
 
 
 async def _until(mirror: Mirror, command_count: int) -> Table:
