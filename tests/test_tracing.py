@@ -5,9 +5,11 @@ Each case runs in its own interpreter, as a service does: OpenTelemetry's tracer
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+from typing import Any
 
 TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736"
 
@@ -52,6 +54,39 @@ asyncio.run(main())
 """
 
 
+DECIDING_UNDER_A_SAMPLED_SPAN = f"""
+import asyncio
+from opentelemetry import trace
+from services.rules.server import start
+from services.runtime import tracing
+from services.table.rules_client import GrpcRules
+from tests.table.test_rules_client import _dealt, _legal
+tracing.setup("probe")
+
+async def main():
+    server, port = await start("127.0.0.1", 0)
+    rules = GrpcRules(f"127.0.0.1:{{port}}")
+    s = _dealt()
+    parent = tracing.extract({{"traceparent": "00-{TRACE_ID}-00f067aa0ba902b7-01"}})
+    with trace.get_tracer("probe").start_as_current_span("table command", context=parent):
+        await rules.decide(s, _legal(s))
+    await rules.close()
+    await server.stop(grace=None)
+
+asyncio.run(main())
+trace.get_tracer_provider().force_flush()
+"""
+
+
+def _spans(printed: list[str]) -> list[dict[str, Any]]:
+    text, spans, at = "\n".join(printed), [], 0
+    decoder = json.JSONDecoder()
+    while (start := text.find("{", at)) >= 0:
+        span, at = decoder.raw_decode(text, start)
+        spans.append(span)
+    return spans
+
+
 def _run(exporter: str | None, script: str = SPAN_UNDER_A_COMMAND, nats_url: str = "") -> list[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("OTEL_")}
     if exporter:
@@ -81,3 +116,9 @@ def test_a_command_sent_to_the_table_service_carries_the_trace_it_was_made_in(na
     assert seat == seat_again == "1"
     assert traced == TRACE_ID  # a command made under a span continues its trace
     assert fresh != TRACE_ID and len(fresh) == 32 and int(fresh, 16)  # one made anew begins a trace of its own
+
+
+def test_a_recorded_decision_is_a_span_of_the_rules_service_in_the_command_s_trace() -> None:
+    spans = {span["name"]: span for span in _spans(_run("console", DECIDING_UNDER_A_SAMPLED_SPAN))}
+    assert spans["decide"]["context"]["trace_id"] == f"0x{TRACE_ID}"
+    assert spans["decide"]["parent_id"] == spans["table command"]["context"]["span_id"]

@@ -8,6 +8,7 @@ client sends can stop the server.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
 from collections.abc import AsyncIterator, Callable
@@ -16,6 +17,7 @@ from typing import TypeVar
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
+from opentelemetry import trace
 
 from maumau.v1 import rules_pb2, rules_pb2_grpc, state_pb2, views_pb2
 from services.rules.decider import Event, deal, decide, evolve
@@ -32,9 +34,11 @@ from services.rules.wire import (
     state_to_pb,
     view_to_pb,
 )
+from services.runtime import tracing
 from services.runtime.lifecycle import setup_logging
 
 log = logging.getLogger("maumau.rules")
+tracer = trace.get_tracer("maumau.rules")
 T = TypeVar("T")
 SERVICE_NAME = rules_pb2.DESCRIPTOR.services_by_name["Rules"].full_name
 
@@ -111,10 +115,13 @@ class RulesService(rules_pb2_grpc.RulesServicer):  # type: ignore[misc]  # gener
     async def Decisions(self, calls: AsyncIterator[rules_pb2.DecideCall],
                         context: grpc.aio.ServicerContext) -> AsyncIterator[rules_pb2.DecideAnswer]:
         async for call in calls:
-            try:
-                yield rules_pb2.DecideAnswer(id=call.id, reply=_decide(call.request))
-            except InvalidRequest as e:
-                yield rules_pb2.DecideAnswer(id=call.id, invalid=str(e))
+            with tracer.start_as_current_span("decide", context=tracing.extract(call.trace),
+                                              kind=trace.SpanKind.SERVER) if call.trace else contextlib.nullcontext():
+                try:
+                    answer = rules_pb2.DecideAnswer(id=call.id, reply=_decide(call.request))
+                except InvalidRequest as e:
+                    answer = rules_pb2.DecideAnswer(id=call.id, invalid=str(e))
+            yield answer
 
     async def LegalActions(self, request: rules_pb2.LegalActionsRequest,
                            context: grpc.aio.ServicerContext) -> rules_pb2.LegalActionsReply:
@@ -158,6 +165,7 @@ async def start(host: str, port: int) -> tuple[grpc.aio.Server, int]:
 async def serve(host: str, port: int) -> None:
     """Serve until SIGINT/SIGTERM, then drain in-flight calls."""
     setup_logging("rules")
+    tracing.setup("rules")
     server, bound = await start(host, port)
     log.info("rules service listening on %s:%d", host, bound)
     stop = asyncio.Event()

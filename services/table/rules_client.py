@@ -3,7 +3,8 @@
 Decisions, one per move, go over one long-lived ``Decisions`` stream rather than a call
 each: a unary call's set-up costs as much CPU as the message it carries. A decision is
 pure, so one that meets a broken stream (the rules service restarted, a replica went away)
-is asked again once on a fresh stream.
+is asked again once on a fresh stream. A decision carries the trace context of the command's
+span when that span is recorded; the rules service then records its own under it.
 """
 
 from __future__ import annotations
@@ -13,10 +14,12 @@ import itertools
 import logging
 
 import grpc
+from opentelemetry import trace
 
 from maumau.v1 import actions_pb2, events_pb2, rules_pb2, rules_pb2_grpc
 from services.rules.state import State
 from services.rules.wire import state_to_pb
+from services.runtime import tracing
 from services.table.domain import Refused
 
 log = logging.getLogger("maumau.table.rules")
@@ -55,13 +58,13 @@ class _Stream:
                 if not waiter.done():
                     waiter.set_exception(_Broken())
 
-    async def ask(self, call_id: int, request: rules_pb2.DecideRequest, timeout: float) -> rules_pb2.DecideAnswer:
+    async def ask(self, call: rules_pb2.DecideCall, timeout: float) -> rules_pb2.DecideAnswer:
         waiter = asyncio.get_running_loop().create_future()
-        self.waiting[call_id] = waiter
+        self.waiting[call.id] = waiter
         try:
             async with asyncio.timeout(timeout):
                 async with self.writing:
-                    await self.call.write(rules_pb2.DecideCall(id=call_id, request=request))
+                    await self.call.write(call)
                 return await waiter
         except (grpc.RpcError, grpc.aio.UsageError, asyncio.InvalidStateError):
             self.broken = True
@@ -70,7 +73,7 @@ class _Stream:
             self.broken = True  # a stream that stopped answering is not asked again
             raise RulesUnavailable(f"the rules service did not answer within {timeout} s") from None
         finally:
-            del self.waiting[call_id]
+            del self.waiting[call.id]
 
     async def close(self) -> None:
         self.call.cancel()
@@ -96,14 +99,16 @@ class GrpcRules:
         return list(reply.accepted.events)
 
     async def _ask(self, request: rules_pb2.DecideRequest) -> rules_pb2.DecideAnswer:
-        try:
-            return await self._stream().ask(next(self.ids), request, self.timeout)
-        except _Broken:
-            pass
-        try:
-            return await self._stream().ask(next(self.ids), request, self.timeout)
-        except _Broken:
-            raise RulesUnavailable("the stream to the rules service broke twice in a row") from None
+        # the trace context goes along only when someone records it: formatting it costs CPU per move
+        sampled = trace.get_current_span().get_span_context().trace_flags.sampled
+        context = tracing.inject() if sampled else {}
+        for _ in range(2):  # a broken stream is replaced once
+            try:
+                return await self._stream().ask(rules_pb2.DecideCall(id=next(self.ids), request=request,
+                                                                     trace=context), self.timeout)
+            except _Broken:
+                continue
+        raise RulesUnavailable("the stream to the rules service broke twice in a row")
 
     def _stream(self) -> _Stream:
         """The open stream, or a new one in place of a broken one (no await: concurrent askers share it)."""
