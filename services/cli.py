@@ -84,11 +84,11 @@ def _gateway_serve(args: argparse.Namespace) -> int:
     import uvloop
 
     from gateway.server import serve
-    from services.runtime.lifecycle import freeze_imports
+    from services.runtime.lifecycle import tune_gc
     from services.runtime.settings import Settings
 
     uvloop.install()
-    freeze_imports()
+    tune_gc()
     serve(Settings.from_env(), args.host, args.port)
     return 0
 
