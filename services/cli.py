@@ -214,7 +214,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from services.runtime.lifecycle import lower_priority
+    from services.runtime.priority import lower_priority
 
     lower_priority()
     args = parser().parse_args(argv)

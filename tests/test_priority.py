@@ -11,7 +11,7 @@ import pytest
 
 from services.up import _children
 
-PRINT_NICE = "import os; from services.runtime.lifecycle import lower_priority; lower_priority(); print(os.nice(0))"
+PRINT_NICE = "import os; from services.runtime.priority import lower_priority; lower_priority(); print(os.nice(0))"
 
 
 def _nice_after(value: str | None) -> subprocess.CompletedProcess[str]:
@@ -35,6 +35,14 @@ def test_a_bad_maumau_nice_stops_the_service_with_a_clear_error(value: str) -> N
     done = _nice_after(value)
     assert done.returncode != 0
     assert "MAUMAU_NICE must be a whole number from 0 to 19" in done.stderr
+
+
+def test_a_quick_command_does_not_pay_for_the_services_imports() -> None:
+    done = subprocess.run([sys.executable, "-c", "import sys; from services.cli import main; "
+                           "from services.runtime.priority import lower_priority; lower_priority(); "
+                           "print(sorted({'nats', 'aiohttp', 'grpc', 'uvloop'} & set(sys.modules)))"],
+                          capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout.strip() == "[]"
 
 
 def test_the_supervisor_lowers_the_reacting_services_only(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ import gc
 import logging
 import os
 import signal
-from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
 import nats
@@ -38,23 +38,6 @@ def tune_gc() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(YOUNG_OBJECTS_PER_COLLECTION, *gc.get_threshold()[1:])
-
-
-def lower_priority(environ: Mapping[str, str] = os.environ) -> None:
-    """Lower this process's CPU priority by ``MAUMAU_NICE`` (0 to 19), before any thread starts.
-
-    The platform's supervisor lowers the reacting services' (projector, clock, bots): their
-    batches then wait for a free core instead of delaying the moves players are waiting for.
-    """
-    raw = environ.get("MAUMAU_NICE", "0")
-    try:
-        nice = int(raw)
-    except ValueError:
-        raise SystemExit(f"MAUMAU_NICE must be a whole number from 0 to 19, not {raw!r}") from None
-    if not 0 <= nice <= 19:
-        raise SystemExit(f"MAUMAU_NICE must be a whole number from 0 to 19, not {raw!r}")
-    if nice:
-        os.nice(nice)
 
 
 def setup_logging(name: str) -> None:
