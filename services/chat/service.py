@@ -86,7 +86,7 @@ class ChatService:
     settings: Settings = field(default_factory=Settings)
     clock: Callable[[], float] = time.time
     cache: OrderedDict[str, Table] = field(default_factory=OrderedDict)
-    recent: OrderedDict[str, chat_pb2.ChatPosted] = field(default_factory=OrderedDict)
+    recent: OrderedDict[tuple[str, str], chat_pb2.ChatPosted] = field(default_factory=OrderedDict)
     stats: Counter[str] = field(default_factory=Counter)  # posted, refused, duplicates
     answering: asyncio.Event = field(default_factory=asyncio.Event)  # readiness: subscribed to the commands
     locks: weakref.WeakValueDictionary[str, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
@@ -124,8 +124,8 @@ class ChatService:
     async def _handle(self, cmd: chat_pb2.ChatCommand) -> chat_pb2.ChatPosted:
         if not cmd.command_id or not cmd.table_id or not cmd.actor:
             raise Refused("bad_request", "a line needs a command id, a table id and an actor")
-        posted = self.recent.get(cmd.command_id)
-        if posted is not None and posted.line.table_id == cmd.table_id:
+        posted = self.recent.get((cmd.table_id, cmd.command_id))
+        if posted is not None:
             self.stats["duplicates"] += 1
             return posted
         limit = self.settings.max_chars
@@ -162,7 +162,7 @@ class ChatService:
         else:
             self.stats["posted"] += 1
         posted = chat_pb2.ChatPosted(seq=seq, line=line)
-        self.recent[cmd.command_id] = posted
+        self.recent[cmd.table_id, cmd.command_id] = posted
         while len(self.recent) > self.settings.recent_lines:
             self.recent.popitem(last=False)
         return posted

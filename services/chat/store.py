@@ -2,8 +2,8 @@
 
 ``max_msgs_per_subject`` makes the stream itself the history: whatever is on a table's
 subject is that table's last lines, in order, so joining is reading the subject and there
-is nothing to trim or project. Lines are published with ``Nats-Msg-Id`` = the command id,
-so a re-sent line is stored once (within the duplicate window).
+is nothing to trim or project. Lines are published with ``Nats-Msg-Id`` = the table and the
+command id, so a re-sent line is stored once (within the duplicate window).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from nats.js.api import DiscardPolicy, StorageType, StreamConfig
 from nats.js.errors import APIError, BadRequestError, NotFoundError
 
 from maumau.v1 import chat_pb2
+from services.table.store import duplicate_id
 
 STREAM = "CHAT"
 SUBJECTS = "chat.*"
@@ -45,7 +46,7 @@ async def ensure_stream(js: JetStreamContext, replicas: int = 1, duplicate_windo
 async def append(js: JetStreamContext, line: chat_pb2.ChatLine,
                  headers: dict[str, str] | None = None) -> tuple[int, bool]:
     """Store ``line`` on its table's subject; returns (sequence, was a duplicate of an earlier command)."""
-    h = {"Nats-Msg-Id": line.command_id, **(headers or {})}
+    h = {"Nats-Msg-Id": duplicate_id(line.table_id, line.command_id), **(headers or {})}
     ack = await js.publish(subject(line.table_id), line.SerializeToString(), stream=STREAM, headers=h)
     return ack.seq, bool(ack.duplicate)
 

@@ -2,8 +2,8 @@
 
 A command's events are stored as one message (an ``EventBatch``), so they land whole or
 not at all. Appends carry the expected last sequence of the table's subject (two commands
-racing on one table cannot both win) and the command id as ``Nats-Msg-Id`` (a re-sent
-command is stored once).
+racing on one table cannot both win) and the table and command id as ``Nats-Msg-Id`` (a
+re-sent command is stored once; the same id sent to another table is another command).
 """
 
 from __future__ import annotations
@@ -23,6 +23,15 @@ WRONG_LAST_SEQUENCE = 10071
 
 def subject(table_id: str) -> str:
     return f"tables.{table_id}"
+
+
+def duplicate_id(table_id: str, command_id: str) -> str:
+    """The stream's de-duplication id of a command: command ids are unique within a table only.
+
+    >>> duplicate_id("t1", "c1") != duplicate_id("t2", "c1")
+    True
+    """
+    return f"{table_id}/{command_id}"
 
 
 class Conflict(Exception):
@@ -50,10 +59,11 @@ class EventStore:
         except BadRequestError:
             await self.js.update_stream(config)
 
-    async def append(self, table_id: str, batch: events_pb2.EventBatch, expected: int, msg_id: str,
+    async def append(self, table_id: str, batch: events_pb2.EventBatch, expected: int, command_id: str,
                      headers: dict[str, str] | None = None) -> tuple[int, bool]:
         """Store ``batch`` if the table's last sequence is ``expected``; returns (sequence, was a duplicate)."""
-        h = {"Nats-Expected-Last-Subject-Sequence": str(expected), "Nats-Msg-Id": msg_id, **(headers or {})}
+        h = {"Nats-Expected-Last-Subject-Sequence": str(expected), "Nats-Msg-Id": duplicate_id(table_id, command_id),
+             **(headers or {})}
         try:
             ack = await self.js.publish(subject(table_id), batch.SerializeToString(), stream=STREAM, headers=h)
         except BadRequestError as e:

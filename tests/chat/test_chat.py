@@ -129,6 +129,16 @@ async def test_the_same_command_id_twice_is_stored_once(nats_url: str) -> None:
     assert [h.command_id for h in history] == ["line-1"]
 
 
+async def test_one_command_id_on_two_tables_is_a_line_on_each(nats_url: str) -> None:
+    async with chat_platform(nats_url) as c:
+        first, second = await c.lobby(), await c.lobby()
+        on_first = await c.say(first, "alice", "oi", command_id="same-id")
+        on_second = await c.say(second, "alice", "olá", command_id="same-id")
+        history = await c.history(second)
+    assert code(on_first) == code(on_second) == "posted"
+    assert [h.text for h in history] == ["olá"] and on_second.posted.line.table_id == second
+
+
 async def test_a_line_resent_to_another_replica_is_stored_once_and_not_counted_again(nats_url: str) -> None:
     async with chat_platform(nats_url, Settings(rate_count=1)) as c:
         tid = await c.lobby()

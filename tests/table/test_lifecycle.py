@@ -7,6 +7,7 @@ import uuid
 from maumau.v1 import table_pb2
 from services.rules.wire import option_to_pb
 from services.table.service import command_subject
+from services.table.store import duplicate_id
 from tests.table.harness import Platform, act, platform
 
 
@@ -130,6 +131,17 @@ async def test_a_command_sent_twice_is_stored_once(nats_url: str) -> None:
     assert [s.batch.events[0].command_id for s in stored].count(cid) == 1
 
 
+async def test_one_command_id_on_two_tables_is_stored_on_each(nats_url: str) -> None:
+    async with platform(nats_url) as p:
+        first, second = uuid.uuid4().hex[:16], uuid.uuid4().hex[:16]
+        create = table_pb2.CreateTable(ruleset="classic32", seats=2)
+        on_first = await p.send(first, "alice", command_id="same-id", create=create)
+        on_second = await p.send(second, "alice", command_id="same-id", create=create)
+        stored = await p.store.read(second)
+    assert _code(on_first) == _code(on_second) == "done"
+    assert [s.seq for s in stored] == list(on_second.done.sequences) != list(on_first.done.sequences)
+
+
 async def test_a_round_plays_to_its_end_and_the_next_round_deals(nats_url: str) -> None:
     async with platform(nats_url) as p:
         tid = await p.new_table(ruleset="classic52", seats=3)
@@ -228,7 +240,7 @@ async def test_events_carry_the_trace_context_of_their_command(nats_url: str) ->
         stored = await p.client.jetstream().get_msg("TABLES", subject="tables.traced", next=True, seq=1)
     assert stored.headers is not None
     assert stored.headers["traceparent"].split("-")[1] == trace_id
-    assert stored.headers["Nats-Msg-Id"] == cmd.command_id
+    assert stored.headers["Nats-Msg-Id"] == duplicate_id("traced", cmd.command_id)
 
 
 async def _timed_table(p: Platform, seconds: int) -> str:
