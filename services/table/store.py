@@ -12,9 +12,10 @@ from dataclasses import dataclass
 
 from nats.js import JetStreamContext
 from nats.js.api import DiscardPolicy, StorageType, StreamConfig
-from nats.js.errors import BadRequestError, NotFoundError
+from nats.js.errors import BadRequestError
 
 from maumau.v1 import events_pb2
+from services.runtime.direct import read_subject
 
 STREAM = "TABLES"
 SUBJECTS = "tables.*"
@@ -74,16 +75,5 @@ class EventStore:
 
     async def read(self, table_id: str, after: int = 0, until: int | None = None) -> list[Stored]:
         """Every batch of the table stored after sequence ``after`` (up to ``until``), in order."""
-        out: list[Stored] = []
-        seq = after + 1
-        subj = subject(table_id)
-        while until is None or seq <= until:
-            try:
-                msg = await self.js.get_msg(STREAM, seq=seq, subject=subj, next=True, direct=True)
-            except NotFoundError:
-                return out
-            if msg.seq is None or msg.data is None or (until is not None and msg.seq > until):
-                return out
-            out.append(Stored(msg.seq, events_pb2.EventBatch.FromString(msg.data)))
-            seq = msg.seq + 1
-        return out
+        return [Stored(m.seq, events_pb2.EventBatch.FromString(m.data))
+                for m in await read_subject(self.js, STREAM, subject(table_id), after, until)]

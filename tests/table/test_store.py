@@ -1,0 +1,44 @@
+"""The event store's reads over a real JetStream: long tables, other tables between, bounds."""
+
+from __future__ import annotations
+
+import nats
+
+from maumau.v1 import events_pb2
+from services.table.store import EventStore
+
+
+def _batch(n: int) -> events_pb2.EventBatch:
+    return events_pb2.EventBatch(events=[events_pb2.Event(command_id=f"c{n}")])
+
+
+async def test_a_long_table_is_read_whole_in_order_past_other_tables_messages(nats_url: str) -> None:
+    nc = await nats.connect(nats_url)
+    store = EventStore(nc.jetstream())
+    await store.ensure_stream()
+    try:
+        last = {"long": 0, "other": 0}
+        for n in range(700):
+            for table_id in ("long", "other") if n % 3 == 0 else ("long",):
+                last[table_id], _ = await store.append(table_id, _batch(n), last[table_id], f"c{n}")
+        stored = await store.read("long")
+    finally:
+        await nc.close()
+    assert [s.batch.events[0].command_id for s in stored] == [f"c{n}" for n in range(700)]
+    assert stored[-1].seq == last["long"]
+
+
+async def test_a_read_starts_after_a_sequence_and_stops_at_another(nats_url: str) -> None:
+    nc = await nats.connect(nats_url)
+    store = EventStore(nc.jetstream())
+    await store.ensure_stream()
+    try:
+        seqs = [0]
+        for n in range(600):
+            seqs.append((await store.append("t", _batch(n), seqs[-1], f"c{n}"))[0])
+        middle = await store.read("t", after=seqs[100], until=seqs[500])
+        unknown = await store.read("nobody")
+    finally:
+        await nc.close()
+    assert [s.seq for s in middle] == seqs[101:501]
+    assert unknown == []
