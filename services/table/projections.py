@@ -9,6 +9,7 @@ redelivering the stream changes nothing. The schema is made by the Alembic migra
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -55,7 +56,7 @@ results = Table(
 
 invitations = Table(
     "invitations", metadata,
-    Column("token", String(64), primary_key=True),
+    Column("token_sha256", String(64), primary_key=True),  # whoever reads the database cannot join with it
     Column("table_id", String(64), nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
 )
@@ -74,6 +75,15 @@ positions = Table(
 )
 
 PROJECTED = (directory, results, invitations, seats, positions)
+
+
+def invitation_hash(token: str) -> str:
+    """What the projection keeps of an invitation: enough to recognise it, not to use it.
+
+    >>> invitation_hash("abc")
+    'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad'
+    """
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def engine(url: str) -> AsyncEngine:
@@ -132,7 +142,8 @@ async def project(conn: AsyncConnection, t: domain.Table, seq: int, batch: event
     when = _when(batch.events[-1])
     for ev in batch.events:
         if ev.WhichOneof("body") == "table_created":
-            await conn.execute(invitations.insert().values(token=t.invitation, table_id=t.table_id, created_at=when))
+            await conn.execute(invitations.insert().values(token_sha256=invitation_hash(t.invitation),
+                                                           table_id=t.table_id, created_at=when))
             await conn.execute(directory.insert().values(_row(t, when, when)))
     if any(ev.WhichOneof("body") in ("table_created", "player_joined", "player_left") for ev in batch.events):
         await conn.execute(seats.delete().where(seats.c.table_id == t.table_id))

@@ -10,12 +10,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from alembic import command
+from sqlalchemy import select, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from maumau.v1 import table_pb2
 from services.rules.wire import option_to_pb
-from services.table.projections import PROJECTED, directory, engine, invitations, migrate, results
+from services.table.projections import (
+    PROJECTED,
+    alembic_config,
+    directory,
+    engine,
+    invitation_hash,
+    invitations,
+    migrate,
+    results,
+)
 from services.table.projector import Projector, reset
 from tests.table.harness import Platform, platform
 
@@ -84,12 +94,36 @@ async def test_the_directory_results_and_invitations_follow_the_stream(
     async with db.connect() as conn:
         rows = {r.table_id: r for r in (await conn.execute(select(directory))).all()}
         result = (await conn.execute(select(results))).one()
-        tokens = {r.token: r.table_id for r in (await conn.execute(select(invitations))).all()}
+        tokens = {r.token_sha256: r.table_id for r in (await conn.execute(select(invitations))).all()}
     assert rows[playing].status == "playing" and rows[playing].on_turn == t.match.turn  # type: ignore[union-attr]
     assert rows[playing].players[0] == {"name": "Alice", "bot": False} and rows[playing].ruleset == "colors108"
     assert rows[finished].status == "over" and rows[finished].on_turn is None
     assert (result.table_id, result.winners, result.ended_by) == (finished, done.winners, "played")
-    assert tokens == {t.invitation: playing, done.invitation: finished}
+    assert tokens == {invitation_hash(t.invitation): playing, invitation_hash(done.invitation): finished}
+
+
+async def test_an_invitation_is_stored_as_its_hash_only(nats_url: str, database: tuple[str, AsyncEngine]) -> None:
+    _, db = database
+    async with platform(nats_url) as p:
+        tid = await p.new_table()
+        await _project_all(p, db)
+        token = (await p.table(tid)).invitation
+    dump = repr(await _dump(db))
+    async with db.connect() as conn:
+        row = (await conn.execute(select(invitations).where(invitations.c.token_sha256 == invitation_hash(token)))).one()
+    assert token not in dump and row.table_id == tid
+
+
+async def test_the_migration_hashes_the_invitations_already_stored(database: tuple[str, AsyncEngine]) -> None:
+    url, db = database
+    await asyncio.to_thread(command.downgrade, alembic_config(url), "0002")
+    async with db.begin() as conn:
+        await conn.execute(text("INSERT INTO invitations (token, table_id, created_at) "
+                                "VALUES ('plain-token', 't1', CURRENT_TIMESTAMP)"))
+    await migrate(url)
+    async with db.connect() as conn:
+        rows = (await conn.execute(select(invitations.c.token_sha256, invitations.c.table_id))).all()
+    assert [tuple(r) for r in rows] == [(invitation_hash("plain-token"), "t1")]
 
 
 async def test_dropping_the_projections_and_replaying_rebuilds_them_identically(
