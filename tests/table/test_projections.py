@@ -110,7 +110,8 @@ async def test_an_invitation_is_stored_as_its_hash_only(nats_url: str, database:
         token = (await p.table(tid)).invitation
     dump = repr(await _dump(db))
     async with db.connect() as conn:
-        row = (await conn.execute(select(invitations).where(invitations.c.token_sha256 == invitation_hash(token)))).one()
+        hashed = invitations.c.token_sha256 == invitation_hash(token)
+        row = (await conn.execute(select(invitations).where(hashed))).one()
     assert token not in dump and row.table_id == tid
 
 
