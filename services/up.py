@@ -1,8 +1,9 @@
 """``maumau up``: the whole platform on one machine, every service its own process.
 
 Each child's output is prefixed with its name; the platform's addresses are printed and
-written to ``.data/run.json`` once every service answers; Ctrl-C (or SIGTERM) stops them
-all, last started first.
+written to ``.data/run.json`` once every service answers. A child that dies is started
+again, with the same arguments and ports, after a back-off; only Ctrl-C (or SIGTERM) stops
+them all, last started first (docs/reliability.md).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import shutil
 import signal
 import socket
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
@@ -26,6 +27,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 COLOURS = ("\033[36m", "\033[35m", "\033[33m", "\033[32m", "\033[34m", "\033[31m")
 RESET = "\033[0m"
 REACTING_NICE = "10"
+BACKOFF_FIRST, BACKOFF_MAX = 0.5, 10.0
+STEADY_SECONDS = 30.0  # a child that ran this long had recovered: its next restart waits BACKOFF_FIRST again
 
 
 def free_port() -> int:
@@ -46,27 +49,84 @@ async def grpc_ready(addr: str) -> bool:
 
 @dataclass
 class Child:
+    """One process of the platform; a restart runs the same ``argv`` and ``env`` (so the same ports)."""
+
     name: str
     argv: list[str]
     ready: Callable[[], Awaitable[bool]]
     env: dict[str, str] = field(default_factory=dict)
     proc: asyncio.subprocess.Process | None = None
+    restarts: int = 0  # times the supervisor found it dead (and started it again)
+
+    @property
+    def pid(self) -> int | None:
+        """The running process's id, None between a death and its restart."""
+        return self.proc.pid if self.proc is not None and self.proc.returncode is None else None
 
 
-async def _pump(child: Child, colour: str, out: TextIO) -> None:
-    assert child.proc is not None and child.proc.stdout is not None
-    tag = f"{colour}{child.name:>6} |{RESET} " if out.isatty() else f"{child.name:>6} | "
-    async for line in child.proc.stdout:
-        out.write(tag + line.decode(errors="replace"))
+def _tag(name: str, colour: str, out: TextIO) -> str:
+    return f"{colour}{name:>6} |{RESET} " if out.isatty() else f"{name:>6} | "
+
+
+def _ended(status: int) -> str:
+    if status < 0:
+        return f"was killed by {signal.Signals(-status).name}"
+    return f"exited with status {status}"
+
+
+async def _spawn(child: Child) -> None:
+    child.proc = await asyncio.create_subprocess_exec(
+        *child.argv, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+        env={**os.environ, **child.env, "PYTHONUNBUFFERED": "1"},
+        start_new_session=True)  # Ctrl-C reaches the supervisor only; it stops the children in order
+
+
+async def _keep(child: Child, colour: str, out: TextIO, stopping: asyncio.Event) -> None:
+    """Copy the child's output; when it dies, say so and start it again after a back-off, until ``stopping``."""
+    loop = asyncio.get_running_loop()
+    delay = BACKOFF_FIRST
+    while True:
+        proc, started = child.proc, loop.time()
+        assert proc is not None and proc.stdout is not None
+        async for line in proc.stdout:  # its last words too, while it is being stopped
+            out.write(_tag(child.name, colour, out) + line.decode(errors="replace"))
+            out.flush()
+        status = await proc.wait()
+        if stopping.is_set():
+            return
+        if loop.time() - started >= STEADY_SECONDS:
+            delay = BACKOFF_FIRST
+        child.restarts += 1
+        out.write(f"{_tag('up', '', out)}{child.name} (pid {proc.pid}) {_ended(status)}; "
+                  f"restart {child.restarts} in {delay:g} s\n")
         out.flush()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stopping.wait(), delay)
+        if stopping.is_set():
+            return
+        delay = min(2 * delay, BACKOFF_MAX)
+        await _spawn(child)
+        if stopping.is_set():  # the platform began stopping while this one started: it may have passed it by
+            await _stop(child)
+
+
+async def _stop(child: Child) -> None:
+    if child.proc is None or child.proc.returncode is not None:
+        return
+    child.proc.terminate()
+    try:
+        await asyncio.wait_for(child.proc.wait(), 10)
+    except TimeoutError:
+        child.proc.kill()
+        await child.proc.wait()
 
 
 async def _wait_ready(child: Child, seconds: float = 30) -> None:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + seconds
     while not await child.ready():
-        if child.proc is not None and child.proc.returncode is not None:
-            raise RuntimeError(f"{child.name} exited with {child.proc.returncode} before it was ready")
+        if child.restarts:  # a child dying before it ever answered will not do better the next time
+            raise RuntimeError(f"{child.name} exited before it was ready")
         if loop.time() > deadline:
             raise RuntimeError(f"{child.name} was not ready within {seconds:.0f} s")
         await asyncio.sleep(0.1)
@@ -111,7 +171,7 @@ def _maumau(*args: str) -> list[str]:
 
 
 def _children(data_dir: Path, quiet: bool, projector: bool,
-              reactors: bool = True) -> tuple[list[Child], dict[str, str]]:
+              reactors: bool = True, only: Collection[str] | None = None) -> tuple[list[Child], dict[str, str]]:
     """The processes of the platform, and the addresses they will answer on."""
     children: list[Child] = []
     nats_url = os.environ.get("NATS_URL")
@@ -153,42 +213,34 @@ def _children(data_dir: Path, quiet: bool, projector: bool,
         addresses["gateway_url"] = f"http://127.0.0.1:{gateway_port}"
         children.append(Child("gateway", _maumau("gateway", "serve", "--port", str(gateway_port)),
                               lambda: http_ready(gateway_port), env))
-    return children, addresses
+    return [c for c in children if only is None or c.name in only], addresses
 
 
 @contextlib.asynccontextmanager
-async def running_platform(data_dir: Path, quiet: bool = False,
-                           projector: bool = True) -> AsyncIterator[tuple[dict[str, str], list[Child]]]:
-    """Start the services (in order, each ready before the next) and stop them all afterwards.
+async def running_platform(data_dir: Path, quiet: bool = False, projector: bool = True,
+                           only: Collection[str] | None = None) -> AsyncIterator[tuple[dict[str, str], list[Child]]]:
+    """Start the services (in order, each ready before the next), keep them running, stop them all afterwards.
 
-    Without the projector (benchmarks of the table path) the reacting services stay off too.
+    Without the projector (benchmarks of the table path) the reacting services stay off too;
+    ``only`` names the children to start (tests). A child that dies is started again (see
+    ``Child.pid`` and ``Child.restarts``): killing one is how a chaos test uses the platform.
     """
     data_dir.mkdir(parents=True, exist_ok=True)
-    children, addresses = _children(data_dir, quiet, projector, reactors=projector)
-    pumps = []
+    children, addresses = _children(data_dir, quiet, projector, reactors=projector, only=only)
+    out = sys.stderr if quiet else sys.stdout  # a benchmark's standard output is its one JSON line
+    stopping = asyncio.Event()
+    keepers = []
     try:
         for i, child in enumerate(children):
-            child.proc = await asyncio.create_subprocess_exec(
-                *child.argv, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
-                env={**os.environ, **child.env, "PYTHONUNBUFFERED": "1"},
-                start_new_session=True)  # Ctrl-C reaches the supervisor only; it stops the children in order
-            out = sys.stderr if quiet else sys.stdout  # a benchmark's standard output is its one JSON line
-            pumps.append(asyncio.create_task(_pump(child, COLOURS[i % len(COLOURS)], out)))
+            await _spawn(child)
+            keepers.append(asyncio.create_task(_keep(child, COLOURS[i % len(COLOURS)], out, stopping)))
             await _wait_ready(child)
         yield addresses, children
     finally:
+        stopping.set()  # nothing is started again from here on
         for child in reversed(children):
-            if child.proc is not None and child.proc.returncode is None:
-                child.proc.terminate()
-                try:
-                    await asyncio.wait_for(child.proc.wait(), 10)
-                except TimeoutError:
-                    child.proc.kill()
-                    await child.proc.wait()
-        for pump in pumps:
-            pump.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await pump
+            await _stop(child)
+        await asyncio.gather(*keepers)
 
 
 async def run(data_dir: Path) -> int:
@@ -198,19 +250,20 @@ async def run(data_dir: Path) -> int:
         loop.add_signal_handler(sig, stop.set)
     try:
         async with running_platform(data_dir) as (addresses, children):
-            (data_dir / "run.json").write_text(json.dumps(addresses, indent=2) + "\n")
+            # written whole or not at all; a restarted child keeps its address, so it stays true
+            staged = data_dir / "run.json.new"
+            staged.write_text(json.dumps(addresses, indent=2) + "\n")
+            staged.replace(data_dir / "run.json")
             names = ", ".join(c.name for c in children)
             print(f"Mau-Mau Online is up: {names}. Addresses (also in .data/run.json):")
             for key, value in addresses.items():
                 print(f"  {key}: {value}")
             if "gateway_url" in addresses:
                 print(f"Play: open {addresses['gateway_url']} in a browser.")
-            print("Ctrl-C stops everything.")
+            print("A service that dies is started again; Ctrl-C stops everything.")
             sys.stdout.flush()
-            exited = [asyncio.create_task(c.proc.wait()) for c in children if c.proc is not None]
-            stopping = asyncio.create_task(stop.wait())
-            await asyncio.wait([stopping, *exited], return_when=asyncio.FIRST_COMPLETED)
-            return 0 if stop.is_set() else 1
+            await stop.wait()
+            return 0
     finally:
         with contextlib.suppress(FileNotFoundError):
             (data_dir / "run.json").unlink()
