@@ -318,6 +318,8 @@ const pt = {
   'err.bad_command': 'Comando inválido',
   'err.no_session': 'Entre com o seu nome primeiro',
   'err.network': 'Sem conexão com o servidor',
+  'err.too_many_requests': 'Muitos pedidos seguidos: espere um minuto e tente de novo',
+  'err.token_in_url': 'Sessão enviada de um jeito inseguro: recarregue a página',
   'err.unknown': v => `Algo deu errado (${v.code})`,
 
   // tutorial
@@ -631,6 +633,8 @@ const en = {
   'err.bad_command': 'Invalid command',
   'err.no_session': 'Enter your name first',
   'err.network': 'No connection to the server',
+  'err.too_many_requests': 'Too many requests in a row: wait a minute and try again',
+  'err.token_in_url': 'Session sent in an unsafe way: reload the page',
   'err.unknown': v => `Something went wrong (${v.code})`,
 
   'tut.title': 'How to play',

@@ -164,8 +164,8 @@ function scene(sc, design) {
       h('strong', {}, colours ? t('table.which_color') : t('table.which_suit')),
       h('div', { class: 'tut-choose-row' }, (colours ? ['R', 'G', 'B', 'Y'] : ['C', 'D', 'H', 'S']).map((x) => h('span', {
         class: `tut-choice${x === sc.choose ? ' tut-chosen' : ''}`,
-        html: colours ? `<span class="swatch" style="background:${COLOURS[x]}"></span>` : suitSVG(x, 'classic', 22),
-      }))));
+        html: colours ? null : suitSVG(x, 'classic', 22),
+      }, colours ? h('span', { class: 'swatch', style: { background: COLOURS[x] } }) : null))));
   }
   return h('div', { class: 'tut-scene' }, table,
     buttons.length ? h('div', { class: 'tut-buttons' }, buttons) : null,
