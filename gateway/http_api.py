@@ -25,30 +25,40 @@ NATS_KEY = web.AppKey("nats", NATS)
 DB_KEY = web.AppKey("db", AsyncEngine)
 
 
-def _json_error(status: int, code: str, message: str) -> web.HTTPException:
+def json_error(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> web.HTTPException:
     cls = {400: web.HTTPBadRequest, 401: web.HTTPUnauthorized, 404: web.HTTPNotFound, 409: web.HTTPConflict,
-           503: web.HTTPServiceUnavailable}[status]
-    return cls(text=json.dumps({"error": {"code": code, "message": message}}), content_type="application/json")
+           429: web.HTTPTooManyRequests, 503: web.HTTPServiceUnavailable}[status]
+    return cls(text=json.dumps({"error": {"code": code, "message": message}}), content_type="application/json",
+               headers=headers)
+
+
+def bearer(request: web.Request) -> str:
+    """The device token of ``Authorization: Bearer``, or ``""``."""
+    auth = request.headers.get("Authorization", "")
+    return auth.removeprefix("Bearer ").strip() if auth.startswith("Bearer ") else ""
+
+
+def identity_or_401(token: str) -> str:
+    try:
+        return identity_of(token)
+    except ValueError:
+        raise json_error(401, "no_session", "start a session first (POST /api/session)") from None
 
 
 def caller(request: web.Request) -> tuple[str, str]:
-    """(identity, name) of the request's device token."""
-    auth = request.headers.get("Authorization", "")
-    token = auth.removeprefix("Bearer ").strip() if auth.startswith("Bearer ") else request.query.get("token", "")
-    try:
-        identity = identity_of(token)
-    except ValueError:
-        raise _json_error(401, "no_session", "start a session first (POST /api/session)") from None
-    return identity, clean_name(unquote(request.headers.get("X-Player-Name", "")), "Jogador")
+    """(identity, name) of the request's device token, which only ever travels in a header."""
+    if "token" in request.query:  # URLs end up in proxies' logs and browsers' histories
+        raise json_error(401, "token_in_url", "send the token as Authorization: Bearer, never in the URL")
+    return identity_or_401(bearer(request)), clean_name(unquote(request.headers.get("X-Player-Name", "")), "Jogador")
 
 
 async def _body(request: web.Request) -> dict[str, Any]:
     try:
         body = await request.json()
     except ValueError:
-        raise _json_error(400, "bad_request", "the body is a JSON object") from None
+        raise json_error(400, "bad_request", "the body is a JSON object") from None
     if not isinstance(body, dict):
-        raise _json_error(400, "bad_request", "the body is a JSON object")
+        raise json_error(400, "bad_request", "the body is a JSON object")
     return body
 
 
@@ -59,10 +69,10 @@ async def _command(request: web.Request, table_id: str, **command: Any) -> table
     try:
         reply = await send(request.app[NATS_KEY], cmd)
     except (NatsError, OSError, TimeoutError):
-        raise _json_error(503, "unavailable", "the table service did not answer; try again") from None
+        raise json_error(503, "unavailable", "the table service did not answer; try again") from None
     if reply.WhichOneof("result") == "refusal":
         status = 404 if reply.refusal.code == "unknown_table" else 409
-        raise _json_error(status, reply.refusal.code, reply.refusal.message)
+        raise json_error(status, reply.refusal.code, reply.refusal.message)
     return reply.done
 
 
@@ -85,11 +95,11 @@ async def create_table(request: web.Request) -> web.Response:
     create = table_pb2.CreateTable(ruleset=str(body.get("ruleset", "")), watch=bool(body.get("watch", False)))
     seats_wanted = body.get("seats", 0)
     if not isinstance(seats_wanted, int) or isinstance(seats_wanted, bool):
-        raise _json_error(400, "bad_options", "seats is a whole number")
+        raise json_error(400, "bad_options", "seats is a whole number")
     create.seats = seats_wanted
     options = body.get("options") or {}
     if not isinstance(options, dict) or not all(isinstance(v, bool | int | str) for v in options.values()):
-        raise _json_error(400, "bad_options", "options are flags, numbers or words")
+        raise json_error(400, "bad_options", "options are flags, numbers or words")
     for key, value in options.items():
         create.options[str(key)].CopyFrom(option_to_pb(value))
     table_id = uuid.uuid4().hex[:12]
@@ -105,7 +115,7 @@ async def get_table(request: web.Request) -> web.Response:
         for ev in stored.batch.events:
             evolve(t, stored.seq, ev)
     if t.status == "none":
-        raise _json_error(404, "unknown_table", f"there is no table {table_id!r}")
+        raise json_error(404, "unknown_table", f"there is no table {table_id!r}")
     return web.json_response({"table_id": table_id, "ruleset": t.ruleset, "options": t.options, "seats": t.capacity,
                               "status": t.status, "players": [{"name": p.name, "bot": p.bot} for p in t.players],
                               "match_no": t.match_no})
@@ -145,12 +155,13 @@ async def my_tables(request: web.Request) -> web.Response:
 
 def routes() -> list[web.RouteDef]:
     return [
-        web.post("/api/session", post_session),
+        # the names of the POSTs are their rate limits' (gateway/ratelimit.py)
+        web.post("/api/session", post_session, name="new_session"),
         web.patch("/api/session", patch_session),
-        web.post("/api/tables", create_table),
+        web.post("/api/tables", create_table, name="new_table"),
         web.get("/api/tables/{table_id}", get_table),
-        web.post("/api/tables/{table_id}/join", join_table),
-        web.post("/api/tables/{table_id}/bots", fill_bots),
-        web.post("/api/tables/{table_id}/start", start),
+        web.post("/api/tables/{table_id}/join", join_table, name="join"),
+        web.post("/api/tables/{table_id}/bots", fill_bots, name="bots"),
+        web.post("/api/tables/{table_id}/start", start, name="start"),
         web.get("/api/my-tables", my_tables),
     ]

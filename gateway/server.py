@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import logging
-import os
-from collections.abc import AsyncIterator
+import re
+from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from aiohttp import web
 
+from gateway import headers, ratelimit
 from gateway.feeds import Feeds
-from gateway.http_api import DB_KEY, NATS_KEY, caller, routes
+from gateway.http_api import DB_KEY, NATS_KEY, bearer, identity_or_401, routes
 from gateway.identity import clean_name
 from gateway.ws import serve_socket
 from services.chat.store import ensure_stream as ensure_chat_stream
@@ -24,20 +25,76 @@ from services.table.store import EventStore
 log = logging.getLogger("maumau.gateway")
 STATIC = Path(__file__).parent / "static"
 FEEDS_KEY = web.AppKey("feeds", Feeds)
-ORIGINS_KEY = web.AppKey("origins", frozenset)
+ORIGINS_KEY = web.AppKey("origins", frozenset[str])
+
+
+_QUERY = re.compile(r"\?[^\s'\"]*|token=[^\s&'\"]*")
+
+
+def origin_of(url: str) -> str:
+    """The origin of a URL as browsers send it in ``Origin``.
+
+    >>> origin_of("HTTPS://MauMau.example:443/jogar"), origin_of("http://[::1]:8080")
+    ('https://maumau.example', 'http://[::1]:8080')
+    """
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"not an http(s) URL: {url!r}")
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    default = {"http": 80, "https": 443}[parts.scheme]
+    return f"{parts.scheme}://{host}" + (f":{parts.port}" if parts.port not in (None, default) else "")
+
+
+def allowed_origins(public_urls: Iterable[str], port: int) -> frozenset[str]:
+    """The pages that may open a WebSocket: the public URLs', else this machine's on ``port``.
+
+    Never the request's own Host: a DNS-rebinding page sends Origin and Host of its own name.
+    """
+    origins = frozenset(origin_of(url) for url in public_urls)
+    return origins or frozenset({f"http://localhost:{port}", f"http://127.0.0.1:{port}"})
 
 
 def _origin_ok(request: web.Request) -> bool:
     origin = request.headers.get("Origin")
     if origin is None:
         return True  # not a browser: tools and tests
-    return urlsplit(origin).netloc == request.host or origin in request.app[ORIGINS_KEY]
+    try:
+        return origin_of(origin) in request.app[ORIGINS_KEY]
+    except ValueError:
+        return False  # "null": a sandboxed frame or a file
+
+
+class RedactQueries(logging.Filter):
+    """Takes query strings (a WebSocket URL carries its token) out of a record, traceback included.
+
+    aiohttp logs a request line too long to parse with the line in the exception's text.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+            record.exc_info = None
+        record.msg, record.args = record.getMessage(), None
+        for key, value in list(vars(record).items()):
+            if isinstance(value, str):
+                setattr(record, key, _QUERY.sub("?<redacted>", value))
+        return True
+
+
+REDACT = RedactQueries()
+
+
+def redact_aiohttp_logs() -> None:
+    """Filter the records of every aiohttp logger (a logger's filters do not see its children's)."""
+    for name in ("access", "client", "internal", "server", "web", "websocket"):
+        logging.getLogger(f"aiohttp.{name}").addFilter(REDACT)  # once: addFilter skips a known filter
 
 
 async def websocket(request: web.Request) -> web.StreamResponse:
     if not _origin_ok(request):
         raise web.HTTPForbidden(text="origin not allowed")
-    identity, _ = caller(request)
+    # in the URL, since browsers cannot set a WebSocket's headers; kept out of the logs by REDACT
+    identity = identity_or_401(bearer(request) or request.query.get("token", ""))
     name = request.query.get("name") or "Jogador"
     return await serve_socket(request, identity, clean_name(name, "Jogador"), request.app[FEEDS_KEY],
                               request.app[NATS_KEY])
@@ -56,9 +113,12 @@ async def readyz(request: web.Request) -> web.Response:
     return web.json_response({"ready": ready}, status=200 if ready else 503)
 
 
-def make_app(cfg: Settings) -> web.Application:
+def make_app(cfg: Settings, origins: frozenset[str]) -> web.Application:
+    """The gateway; ``origins``: those of ``allowed_origins``."""
+    redact_aiohttp_logs()
     app = web.Application(client_max_size=64 * 1024)
-    app[ORIGINS_KEY] = frozenset(o for o in os.environ.get("MAUMAU_ALLOWED_ORIGINS", "").split(",") if o)
+    app[ORIGINS_KEY] = origins
+    headers.install(app, origins)
 
     async def nats_ctx(app: web.Application) -> AsyncIterator[None]:
         nc = await connect(cfg.nats_url, "gateway")
@@ -80,6 +140,7 @@ def make_app(cfg: Settings) -> web.Application:
             await db.dispose()
 
     app.cleanup_ctx.extend([nats_ctx, db_ctx])
+    ratelimit.setup(app, cfg)
     app.add_routes([*routes(), web.get("/ws", websocket), web.get("/healthz", healthz), web.get("/readyz", readyz),
                     web.get("/", index), web.get("/m/{table_id}", index), web.static("/static", STATIC)])
     return app
@@ -90,5 +151,5 @@ def serve(cfg: Settings, host: str, port: int) -> None:
     tracing.setup("gateway")
     log.info("gateway on http://%s:%d (nats %s)", host, port, cfg.nats_url)
     # no access log: WebSocket URLs carry device tokens, which must not end up in logs
-    web.run_app(make_app(cfg), host=host, port=port, print=None, handle_signals=True, shutdown_timeout=5,
-                access_log=None)
+    web.run_app(make_app(cfg, allowed_origins(cfg.public_urls, port)), host=host, port=port, print=None,
+                handle_signals=True, shutdown_timeout=5, access_log=None)

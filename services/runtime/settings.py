@@ -3,12 +3,33 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 
 
 def _float(name: str, default: float) -> float:
     value = os.environ.get(name)
     return float(value) if value else default
+
+
+@dataclass(frozen=True)
+class RateLimits:
+    """The gateway's HTTP requests allowed per minute (0: unlimited), from ``MAUMAU_RATE_<FIELD>``.
+
+    Generous: ``maumau loadtest`` sets up its 100 tables from one address in well under a minute.
+    """
+
+    sessions_per_address: int = 600
+    tables_per_address: int = 300
+    tables_per_identity: int = 30
+    joins_per_address: int = 600
+    joins_per_identity: int = 60
+    posts_per_address: int = 1200
+    posts_per_identity: int = 300
+
+    @classmethod
+    def from_env(cls) -> RateLimits:
+        return cls(**{f.name: int(os.environ.get(f"MAUMAU_RATE_{f.name.upper()}") or str(f.default))
+                      for f in fields(cls)})
 
 
 @dataclass(frozen=True)
@@ -21,6 +42,9 @@ class Settings:
     expiry_seconds: float
     rematch_seconds: float
     health_port: int
+    public_urls: tuple[str, ...] = ()  # MAUMAU_PUBLIC_URL: where browsers reach the gateway
+    trusted_proxies: int = 0  # reverse proxies in front of the gateway, each appending to X-Forwarded-For
+    rate_limits: RateLimits = field(default_factory=RateLimits)
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -33,4 +57,7 @@ class Settings:
             expiry_seconds=_float("MAUMAU_EXPIRY_SECONDS", 7 * 24 * 3600),
             rematch_seconds=_float("MAUMAU_REMATCH_SECONDS", 3600),
             health_port=int(os.environ.get("MAUMAU_HEALTH_PORT", "0")),
+            public_urls=tuple(u.strip() for u in os.environ.get("MAUMAU_PUBLIC_URL", "").split(",") if u.strip()),
+            trusted_proxies=int(os.environ.get("MAUMAU_TRUSTED_PROXIES", "0")),
+            rate_limits=RateLimits.from_env(),
         )

@@ -14,7 +14,7 @@ import aiohttp
 import nats
 from aiohttp import web
 
-from gateway.server import make_app
+from gateway.server import allowed_origins, make_app
 from services.chat.service import ChatService
 from services.chat.store import ensure_stream as ensure_chat_stream
 from services.runtime.settings import Settings
@@ -99,11 +99,12 @@ class Gateways:
 
 
 @contextlib.asynccontextmanager
-async def gateways(nats_url: str, tmp_path: Path, replicas: int = 1) -> AsyncIterator[Gateways]:
+async def gateways(nats_url: str, tmp_path: Path, replicas: int = 1, **settings: Any) -> AsyncIterator[Gateways]:
+    """``replicas`` gateways on their ports; ``settings`` overrides the gateways' settings."""
     db_url = f"sqlite+aiosqlite:///{tmp_path}/gw.db"
     await migrate(db_url)
     cfg = Settings(nats_url=nats_url, rules_addr="", database_url=db_url, stream_replicas=1, absence_seconds=1e9,
-                   expiry_seconds=1e9, rematch_seconds=1e9, health_port=0)
+                   expiry_seconds=1e9, rematch_seconds=1e9, health_port=0, **settings)
     runners: list[web.AppRunner] = []
     async with platform(nats_url) as p:
         chat_nc = await nats.connect(nats_url)
@@ -113,9 +114,9 @@ async def gateways(nats_url: str, tmp_path: Path, replicas: int = 1) -> AsyncIte
         urls = []
         try:
             for _ in range(replicas):
-                runner = web.AppRunner(make_app(cfg))
-                await runner.setup()
                 port = free_port()
+                runner = web.AppRunner(make_app(cfg, allowed_origins(cfg.public_urls, port)))
+                await runner.setup()
                 await web.TCPSite(runner, "127.0.0.1", port).start()
                 runners.append(runner)
                 urls.append(f"http://127.0.0.1:{port}")

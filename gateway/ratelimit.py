@@ -1,0 +1,146 @@
+"""Rate limits on the HTTP API's POSTs, counted in a JetStream key-value bucket every replica shares.
+
+A counter is one key per (route, address or identity, minute): fixed one-minute windows,
+incremented with compare-and-set, the bucket's TTL dropping the old ones. Keys hold a
+truncated SHA-256 of the address or identity, never the text: addresses are the players'
+own, and keys are NATS subjects, which the server may log. (A hash without a secret can
+still be tested against every IPv4 address; it keeps the subjects from reading in clear.)
+
+>>> subject_key("join", "a", "203.0.113.9", 29000000)
+'join.a.d861b7e91033ebc1.29000000'
+>>> group("2001:db8::1") == group("2001:db8::ffff") != group("2001:db8:0:1::1")
+True
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import ipaddress
+import logging
+import math
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+from aiohttp import web
+from nats.errors import Error as NatsError
+from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError
+from nats.js.kv import KeyValue
+
+from gateway.http_api import NATS_KEY, bearer, json_error
+from gateway.identity import identity_of
+from services.runtime.settings import RateLimits, Settings
+
+log = logging.getLogger("maumau.gateway.ratelimit")
+BUCKET = "maumau_rate_limits"
+WINDOW = 60.0
+ATTEMPTS = 10  # compare-and-set rounds lost to other requests before giving up on one
+TIMEOUT = 1.0  # a limit is not worth holding a request longer
+
+
+def subject_key(route: str, kind: str, subject: str, window: int) -> str:
+    return f"{route}.{kind}.{hashlib.sha256(subject.encode()).hexdigest()[:16]}.{window}"
+
+
+def group(address: str) -> str:
+    """An address as it is counted: an IPv6 host has its whole /64, so it counts as one."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    return str(ipaddress.ip_network(f"{ip}/64", strict=False)) if ip.version == 6 else str(ip)
+
+
+def client_address(request: web.Request, trusted_proxies: int) -> str:
+    """The caller's address: the one the outermost trusted proxy saw, else the peer's."""
+    if trusted_proxies:
+        hops = [h.strip() for v in request.headers.getall("X-Forwarded-For", []) for h in v.split(",")]
+        if len(hops) >= trusted_proxies:
+            return hops[-trusted_proxies]
+    return request.remote or ""
+
+
+class Limiter:
+    def __init__(self, kv: KeyValue) -> None:
+        self.kv = kv
+
+    async def spend(self, key: str, limit: int) -> bool:
+        """Count one request against ``key``; False (and nothing counted) when its limit is spent."""
+        for _ in range(ATTEMPTS):
+            try:
+                entry = await self.kv.get(key)
+            except KeyNotFoundError:
+                try:
+                    await self.kv.create(key, b"1")
+                    return True
+                except KeyWrongLastSequenceError:
+                    continue  # another request created it first
+            count = int(entry.value or b"0")
+            if count >= limit:
+                return False
+            try:
+                await self.kv.update(key, str(count + 1).encode(), last=entry.revision)
+                return True
+            except KeyWrongLastSequenceError:
+                continue
+        return False  # a counter this contended is being hammered
+
+
+LIMITER_KEY = web.AppKey("rate_limiter", Limiter)
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def setup(app: web.Application, cfg: Settings) -> None:
+    """Limit the POSTs named in ``http_api.routes`` (after the NATS connection is set up)."""
+    limits: RateLimits = cfg.rate_limits
+    per_route = {  # route name: (per address, per identity)
+        "new_session": (limits.sessions_per_address, 0),
+        "new_table": (limits.tables_per_address, limits.tables_per_identity),
+        "join": (limits.joins_per_address, limits.joins_per_identity),  # and invitation guessing
+        "bots": (limits.posts_per_address, limits.posts_per_identity),
+        "start": (limits.posts_per_address, limits.posts_per_identity),
+    }
+    warned_at = -math.inf
+
+    async def limiter_ctx(app: web.Application) -> AsyncIterator[None]:
+        js = app[NATS_KEY].jetstream(timeout=TIMEOUT)
+        app[LIMITER_KEY] = Limiter(await js.create_key_value(bucket=BUCKET, ttl=WINDOW,
+                                                             replicas=cfg.stream_replicas))
+        yield
+
+    async def allowed(limiter: Limiter, counters: list[tuple[str, int]]) -> bool:
+        nonlocal warned_at
+        try:
+            for key, limit in counters:
+                if not await limiter.spend(key, limit):
+                    return False
+        except (NatsError, OSError, TimeoutError) as e:
+            # Fail open: without the bucket nobody is limited, but the platform stays playable.
+            if time.monotonic() - warned_at > WINDOW:
+                warned_at = time.monotonic()
+                log.warning("rate limits not counted, the key-value bucket did not answer: %s", type(e).__name__)
+        return True
+
+    @web.middleware
+    async def rate_limit(request: web.Request, handler: Handler) -> web.StreamResponse:
+        per_address, per_identity = per_route.get(request.match_info.route.name or "", (0, 0))
+        if request.method != "POST" or not (per_address or per_identity):
+            return await handler(request)
+        now = time.time()
+        window = int(now // WINDOW)
+        route = request.match_info.route.name or ""
+        counters = []
+        if per_address:
+            address = group(client_address(request, cfg.trusted_proxies))
+            counters.append((subject_key(route, "a", address, window), per_address))
+        if per_identity:
+            with contextlib.suppress(ValueError):  # no session: the handler refuses it, the address counted
+                counters.append((subject_key(route, "i", identity_of(bearer(request)), window), per_identity))
+        if not await allowed(request.app[LIMITER_KEY], counters):
+            retry = max(1, math.ceil((window + 1) * WINDOW - now))
+            raise json_error(429, "too_many_requests", f"too many requests; try again in {retry} s",
+                             headers={"Retry-After": str(retry)})
+        return await handler(request)
+
+    app.cleanup_ctx.append(limiter_ctx)
+    app.middlewares.append(rate_limit)
