@@ -5,7 +5,9 @@ server with JetStream file storage in a new temporary directory, reachable at ``
 (``nats://127.0.0.1:PORT``). ``server.stop()`` shuts it down gracefully (SIGTERM), ``server.kill()``
 ends it with SIGKILL (a crash), ``server.start()`` brings it back on **the same port** with **the same
 storage directory**, so ``server.url`` never changes and every acknowledged message is still there.
-``server.restart(kill=...)`` does both. The conftest fixtures ``nats_server`` and ``nats_url`` wrap it.
+``server.restart(kill=...)`` does both. ``server.freeze()`` stops the server's process with SIGSTOP
+(connections stay open, nothing answers: a hung server) and ``server.thaw()`` lets it go on (SIGCONT).
+The conftest fixtures ``nats_server`` and ``nats_url`` wrap it.
 
 Two backends behave the same:
 
@@ -169,6 +171,14 @@ class JetStreamServer:
         """End the server with SIGKILL, as a crash would; a no-op if it is not running."""
         raise NotImplementedError
 
+    def freeze(self) -> None:
+        """Stop the server's process where it is (SIGSTOP): its connections stay open and nothing answers."""
+        raise NotImplementedError
+
+    def thaw(self) -> None:
+        """Let a frozen server go on (SIGCONT); a no-op if it is not running."""
+        raise NotImplementedError
+
     def restart(self, *, kill: bool = False) -> None:
         if kill:
             self.kill()
@@ -218,12 +228,22 @@ class ProcessServer(JetStreamServer):
             time.sleep(0.005)
         self.starts += 1
 
+    def freeze(self) -> None:
+        assert self._proc is not None and self.running, "only a running server freezes"
+        self._proc.send_signal(signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        if self.running:
+            assert self._proc is not None
+            self._proc.send_signal(signal.SIGCONT)
+
     def _end(self, sig: signal.Signals) -> None:
         proc, self._proc = self._proc, None
         if proc is None:
             return
         if proc.poll() is None:
             proc.send_signal(sig)
+            proc.send_signal(signal.SIGCONT)  # a frozen server must run to see a SIGTERM
             try:
                 proc.wait(STOP_TIMEOUT)
             except subprocess.TimeoutExpired:
@@ -338,10 +358,21 @@ class ContainerServer(JetStreamServer):
         if container is not None:
             container.stop(force=True, delete_volume=True)  # removes it; the bind-mounted store stays
 
+    def freeze(self) -> None:
+        assert self._container is not None and self.running, "only a running server freezes"
+        # the engine's signal comes from outside the container, so it reaches nats-server as its PID 1
+        self._container.get_wrapped_container().kill(signal="SIGSTOP")
+
+    def thaw(self) -> None:
+        if self.running:
+            assert self._container is not None
+            self._container.get_wrapped_container().kill(signal="SIGCONT")
+
     def stop(self) -> None:
         if self._container is None:
             return
         try:
+            self.thaw()  # a frozen server must run to see the SIGTERM
             self._container.get_wrapped_container().stop(timeout=STOP_TIMEOUT)  # SIGTERM, then SIGKILL
         finally:
             self._remove()

@@ -89,3 +89,16 @@ async def test_stream_messages_survive_a_server_restart(nats_server: JetStreamSe
         assert after.seq == 11
     finally:
         await nc.close()
+
+
+async def test_a_frozen_server_keeps_the_connection_and_answers_only_once_thawed(nats_server: JetStreamServer,
+                                                                                nc: Client) -> None:
+    nats_server.freeze()
+    try:
+        with pytest.raises(nats.errors.TimeoutError):
+            await nc.request("$JS.API.INFO", b"", timeout=0.5)
+        connected_while_frozen = nc.is_connected
+    finally:
+        nats_server.thaw()
+    reply = await nc.request("$JS.API.INFO", b"", timeout=5)
+    assert connected_while_frozen and b"account_info" in reply.data

@@ -1,4 +1,4 @@
-"""/readyz says whether a replica may be sent work: 503 until it answers, 200 once it does."""
+"""/readyz says whether a replica may be sent work: 503 until it answers, 200 once it does, 503 while NATS does not."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from services.table.client import send
 from services.table.rules_client import GrpcRules
 from services.table.service import Settings, TableService
 from services.table.store import EventStore
-from tests.natsserver import free_port
+from tests.natsserver import JetStreamServer, free_port
 
 
 async def _probe(port: int, path: str) -> int:
@@ -46,6 +46,33 @@ async def test_readyz_is_503_until_the_service_says_it_answers_and_healthz_is_20
         await service
     assert before == (503, 200)
     assert after == (200, 200)
+
+
+async def _until_status(port: int, status: int) -> None:
+    for _ in range(50):  # a probe waits for NATS at most a second
+        if await _probe(port, "/readyz") == status:
+            return
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"/readyz never answered {status}")
+
+
+async def test_readyz_is_503_while_nats_is_frozen_and_200_again_once_it_answers(nats_server: JetStreamServer) -> None:
+    nc = await nats.connect(nats_server.url)
+    done = asyncio.Event()
+    port = free_port()
+    service = asyncio.create_task(run_until_stopped(done.wait(), nc, port))
+    try:
+        await _until_listening(port)
+        await _until_status(port, 200)
+        nats_server.freeze()
+        try:
+            await _until_status(port, 503)
+        finally:
+            nats_server.thaw()
+        await _until_status(port, 200)
+    finally:
+        done.set()
+        await service
 
 
 async def test_a_table_replica_says_it_answers_once_its_subscription_is_in_place(nats_url: str) -> None:

@@ -15,9 +15,11 @@ import nats
 import uvloop
 from aiohttp import web
 from nats.aio.client import Client as NATS
+from nats.errors import Error as NatsError
 
 T = TypeVar("T")
 YOUNG_OBJECTS_PER_COLLECTION = 20_000
+JETSTREAM_INFO = "$JS.API.INFO"  # answered by the server's JetStream itself, whatever the account holds
 
 
 def run(main: Coroutine[Any, Any, T]) -> T:
@@ -62,7 +64,24 @@ async def connect(url: str, name: str) -> NATS:
                               error_cb=error, disconnected_cb=disconnected, reconnected_cb=reconnected)
 
 
-async def _health(port: int, ready: Callable[[], bool]) -> web.AppRunner | None:
+async def nats_answers(nc: NATS, timeout: float = 1.0) -> bool:
+    """Whether the NATS server (and its JetStream) answers a request within ``timeout`` seconds.
+
+    ``nc.is_connected`` stays true while the server is frozen. The round trip is a request and
+    not ``nc.flush(timeout)`` (nor ``nc.rtt``): a flush that times out leaves its cancelled
+    future in the client's queue of PONGs, and the late PONG then ends the client's reading
+    for good while it still says it is connected (nats-py 2.16).
+    """
+    if not nc.is_connected:
+        return False
+    try:
+        await nc.request(JETSTREAM_INFO, b"", timeout=timeout)
+    except NatsError:  # no answer in time, or no JetStream to answer
+        return False
+    return True
+
+
+async def _health(port: int, ready: Callable[[], Awaitable[bool]]) -> web.AppRunner | None:
     if not port:
         return None
 
@@ -70,7 +89,8 @@ async def _health(port: int, ready: Callable[[], bool]) -> web.AppRunner | None:
         return web.json_response({"ok": True})
 
     async def readyz(_: web.Request) -> web.Response:
-        return web.json_response({"ready": ready()}, status=200 if ready() else 503)
+        answers = await ready()
+        return web.json_response({"ready": answers}, status=200 if answers else 503)
 
     app = web.Application()
     app.router.add_get("/healthz", healthz)
@@ -85,14 +105,18 @@ async def run_until_stopped(work: Awaitable[None], nc: NATS, health_port: int = 
                             ready: Callable[[], bool] = lambda: True) -> None:
     """Run ``work`` until a signal (or until it ends), then close NATS and stop the health endpoint.
 
-    The service is ready while NATS is connected and ``ready()`` holds (a replica answering requests).
+    The service is ready while ``ready()`` holds (a replica answering requests) and NATS answers.
     """
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     task = asyncio.ensure_future(work)
-    runner = await _health(health_port, lambda: nc.is_connected and ready())
+
+    async def answering() -> bool:
+        return ready() and await nats_answers(nc)
+
+    runner = await _health(health_port, answering)
     try:
         stopping = asyncio.create_task(stop.wait())
         await asyncio.wait([task, stopping], return_when=asyncio.FIRST_COMPLETED)
