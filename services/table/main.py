@@ -47,7 +47,8 @@ async def run_projector(cfg: Settings, rebuild: bool = False) -> None:
         log.info("projections dropped: rebuilding from the stream")
     log.info("projector running (nats %s, database %s)", cfg.nats_url, db.url.render_as_string(hide_password=True))
     try:
-        await run_until_stopped(Projector(js, db).run(), nc, cfg.health_port)
+        projector = Projector(js, db)
+        await run_until_stopped(projector.run(), nc, cfg.health_port, lambda: projector.writing)
     finally:
         await db.dispose()
         log.info("projector stopped")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from datetime import datetime
 
@@ -9,6 +10,7 @@ from nats.aio.msg import Msg
 from nats.js import JetStreamContext
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 from sqlalchemy import text
+from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from maumau.v1 import events_pb2
@@ -20,6 +22,8 @@ from services.table.store import STREAM, SUBJECTS, EventStore
 
 log = logging.getLogger("maumau.projector")
 DURABLE = "projector"
+RETRY_FIRST, RETRY_MAX = 0.5, 10.0
+UNREACHABLE = (OperationalError, InterfaceError, OSError)  # the database is down, locked or cut off
 
 
 class Projector:
@@ -27,6 +31,7 @@ class Projector:
         self.js = js
         self.engine = engine
         self.tables = TableFolder(EventStore(js), cache_size)
+        self.writing = True  # the last transaction went through: readiness says so
 
     async def apply(self, seq: int, table_id: str, batch: events_pb2.EventBatch) -> bool:
         """Project one stored batch; False when it was projected already."""
@@ -65,8 +70,24 @@ class Projector:
         await consume(self.js, STREAM, config, self._project, size=batch, linger=linger, log=log)
 
     async def _project(self, msgs: list[Msg]) -> None:
-        await self.apply_many([(m.metadata.sequence.stream, m.subject.rsplit(".", 1)[-1],
-                                events_pb2.EventBatch.FromString(m.data)) for m in msgs])
+        """Write the batch, waiting for the database as long as it takes; acknowledge it once written.
+
+        The batch stays unacknowledged meanwhile: if this process dies, it comes again.
+        """
+        stored = [(m.metadata.sequence.stream, m.subject.rsplit(".", 1)[-1], events_pb2.EventBatch.FromString(m.data))
+                  for m in msgs]
+        delay = RETRY_FIRST
+        while True:
+            try:
+                await self.apply_many(stored)
+                break
+            except UNREACHABLE as e:
+                self.writing = False
+                log.warning("projections not written (%s); trying again in %g s",
+                            (str(e) or type(e).__name__).splitlines()[0], delay)
+                await asyncio.sleep(delay)
+                delay = min(2 * delay, RETRY_MAX)
+        self.writing = True
         for msg in msgs:
             await msg.ack()
 
