@@ -1,8 +1,12 @@
-"""One feed per watched table: one JetStream subscription, however many local sockets watch it.
+"""One feed per watched table: core subscriptions, however many local sockets watch it.
 
 A feed folds its table from the stream (nothing another gateway replica would need lives
 only here) and hands every stored batch to its watchers, each redacting it for itself.
-Chat lines come through one core subscription per table as well.
+Batches arrive as the stream republishes them (``services.table.store.live_subject``): a
+plain subscription, no JetStream consumer, so a gateway can follow tens of thousands of
+tables. Each republished batch names the table's sequence before it; a batch that does not
+follow the feed's table (one missed while NATS was away) makes the feed read what it lacks
+from the stream. Chat lines come through one core subscription per table as well.
 """
 
 from __future__ import annotations
@@ -10,21 +14,27 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+import weakref
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from nats.aio.client import Client as NATS
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
-from nats.js.api import ConsumerConfig, DeliverPolicy
 
 from maumau.v1 import chat_pb2, events_pb2
 from services.chat.store import subject as chat_subject
 from services.table.domain import Table, evolve
-from services.table.store import EventStore, subject
+from services.table.store import EventStore, Stored, live_subject
 
 log = logging.getLogger("maumau.gateway")
+CATCH_UP_CONCURRENCY = 32
+CONNECTION_CHECK_SECONDS = 1.0
+
+
+class UnknownTable(Exception):
+    """No table has this id: nothing is subscribed for it."""
 
 
 class Watcher(Protocol):
@@ -45,21 +55,23 @@ class Feed:
     table: Table
     watchers: set[Watcher] = field(default_factory=set)
     subscriptions: list[Subscription] = field(default_factory=list)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one writer of the table at a time
 
 
 @dataclass
 class Feeds:
     nc: NATS
     feeds: dict[str, Feed] = field(default_factory=dict)
+    opening: weakref.WeakValueDictionary[str, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
 
     def __post_init__(self) -> None:
-        self.js = self.nc.jetstream()
-        self.store = EventStore(self.js)
-        self.opening: dict[str, asyncio.Lock] = {}
+        self.store = EventStore(self.nc.jetstream())
 
     async def watch(self, table_id: str, watcher: Watcher) -> Feed:
-        lock = self.opening.setdefault(table_id, asyncio.Lock())
+        """The table's feed with ``watcher`` among its watchers (raises UnknownTable)."""
+        lock = self.opening.get(table_id)
+        if lock is None:
+            lock = self.opening[table_id] = asyncio.Lock()
         async with lock:
             feed = self.feeds.get(table_id)
             if feed is None:
@@ -75,16 +87,14 @@ class Feeds:
         feed.watchers.discard(watcher)
         if not feed.watchers:
             del self.feeds[table_id]
-            for sub in feed.subscriptions:
-                with contextlib.suppress(Exception):
-                    await sub.unsubscribe()
+            await _unsubscribe(feed)
 
     async def _open(self, table_id: str) -> Feed:
-        t = Table(table_id)
-        for stored in await self.store.read(table_id):
-            for ev in stored.batch.events:
-                evolve(t, stored.seq, ev)
-        feed = Feed(table_id, t)
+        feed = Feed(table_id, Table(table_id))
+        async with feed.lock:
+            await self._catch_up(feed)
+        if feed.table.status == "none":
+            raise UnknownTable(table_id)
 
         async def on_table(msg: Msg) -> None:
             await self._on_table(feed, msg)
@@ -94,27 +104,66 @@ class Feeds:
             for w in list(feed.watchers):
                 await w.on_chat(table_id, [line])
 
-        config = ConsumerConfig(deliver_policy=DeliverPolicy.BY_START_SEQUENCE, opt_start_seq=t.seq + 1)
-        if t.seq == 0:
-            config = ConsumerConfig(deliver_policy=DeliverPolicy.NEW)
-        feed.subscriptions.append(await self.js.subscribe(subject(table_id), cb=on_table, ordered_consumer=True,
-                                                          config=config))
-        feed.subscriptions.append(await self.nc.subscribe(chat_subject(table_id), cb=on_chat))
+        try:
+            feed.subscriptions.append(await self.nc.subscribe(live_subject(table_id), cb=on_table))
+            feed.subscriptions.append(await self.nc.subscribe(chat_subject(table_id), cb=on_chat))
+            async with feed.lock:
+                await self._catch_up(feed)  # what was stored between the first read and the subscription
+        except BaseException:
+            await _unsubscribe(feed)
+            raise
         return feed
 
     async def _on_table(self, feed: Feed, msg: Msg) -> None:
-        seq = msg.metadata.sequence.stream
+        headers = msg.headers or {}
+        try:
+            seq, before = int(headers["Nats-Sequence"]), int(headers["Nats-Last-Sequence"])
+        except (KeyError, ValueError):
+            log.warning("a message on %s is not a republished batch", msg.subject)
+            return
         async with feed.lock:
             if seq <= feed.table.seq:
                 return
-            batch = events_pb2.EventBatch.FromString(msg.data)
-            for ev in batch.events:
-                evolve(feed.table, seq, ev)
+            if before != feed.table.seq:  # missed one: the stream has it
+                await self._catch_up(feed)
+                return
+            await self._apply(feed, Stored(seq, events_pb2.EventBatch.FromString(msg.data)))
+
+    async def _catch_up(self, feed: Feed) -> None:
+        for stored in await self.store.read(feed.table_id, feed.table.seq):
+            await self._apply(feed, stored)
+
+    async def _apply(self, feed: Feed, stored: Stored) -> None:
+        """Fold one batch and hand it to every watcher while the table is as it left it."""
+        for ev in stored.batch.events:
+            evolve(feed.table, stored.seq, ev)
         for w in list(feed.watchers):
             try:
-                await w.on_batch(feed, seq, batch)
+                await w.on_batch(feed, stored.seq, stored.batch)
             except Exception:
                 log.exception("a watcher of table %s failed", feed.table_id)
+
+    async def catch_up_all(self) -> None:
+        """Read what every feed missed (after NATS was away: core messages are not kept for us)."""
+        limit = asyncio.Semaphore(CATCH_UP_CONCURRENCY)
+
+        async def one(feed: Feed) -> None:
+            async with limit, feed.lock:
+                await self._catch_up(feed)
+
+        results = await asyncio.gather(*(one(f) for f in list(self.feeds.values())), return_exceptions=True)
+        failed = sum(isinstance(r, Exception) for r in results)
+        if failed:
+            log.warning("%d of %d feeds could not catch up; they will at their next batch", failed, len(results))
+
+    async def follow_reconnects(self) -> None:
+        """Catch every feed up after each reconnection to NATS, until cancelled."""
+        seen = self.nc.stats["reconnects"]
+        while True:
+            await asyncio.sleep(CONNECTION_CHECK_SECONDS)
+            if self.nc.stats["reconnects"] != seen and self.nc.is_connected:
+                seen = self.nc.stats["reconnects"]
+                await self.catch_up_all()
 
     async def replay(self, table_id: str, since: int, until: int, emit: Callable[[Table, int, events_pb2.EventBatch],
                                                                                Awaitable[None]]) -> bool:
@@ -133,3 +182,22 @@ class Feeds:
             if s.seq > since:
                 await emit(t, s.seq, s.batch)
         return True
+
+
+@contextlib.asynccontextmanager
+async def following(feeds: Feeds) -> AsyncIterator[None]:
+    """``feeds`` catching up after reconnections for as long as the context lasts."""
+    task = asyncio.create_task(feeds.follow_reconnects())
+    try:
+        yield
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+async def _unsubscribe(feed: Feed) -> None:
+    for sub in feed.subscriptions:
+        with contextlib.suppress(Exception):
+            await sub.unsubscribe()
+    feed.subscriptions.clear()

@@ -11,13 +11,14 @@ from urllib.parse import urlsplit
 from aiohttp import web
 
 from gateway import headers, ratelimit
-from gateway.feeds import Feeds
+from gateway.feeds import Feeds, following
 from gateway.http_api import DB_KEY, NATS_KEY, bearer, identity_or_401, routes
 from gateway.identity import clean_name
-from gateway.ws import serve_socket
+from gateway.ratelimit import client_address, group
+from gateway.ws import Sockets, serve_socket
 from services.chat.store import ensure_stream as ensure_chat_stream
 from services.runtime import tracing
-from services.runtime.lifecycle import connect, setup_logging
+from services.runtime.lifecycle import connect, nats_answers, setup_logging
 from services.runtime.settings import Settings
 from services.table.projections import engine
 from services.table.store import EventStore
@@ -26,6 +27,8 @@ log = logging.getLogger("maumau.gateway")
 STATIC = Path(__file__).parent / "static"
 FEEDS_KEY = web.AppKey("feeds", Feeds)
 ORIGINS_KEY = web.AppKey("origins", frozenset[str])
+SOCKETS_KEY = web.AppKey("sockets", Sockets)
+PROXIES_KEY = web.AppKey("trusted_proxies", int)
 
 
 _QUERY = re.compile(r"\?[^\s'\"]*|token=[^\s&'\"]*")
@@ -96,8 +99,9 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     # in the URL, since browsers cannot set a WebSocket's headers; kept out of the logs by REDACT
     identity = identity_or_401(bearer(request) or request.query.get("token", ""))
     name = request.query.get("name") or "Jogador"
+    address = group(client_address(request, request.app[PROXIES_KEY]))
     return await serve_socket(request, identity, clean_name(name, "Jogador"), request.app[FEEDS_KEY],
-                              request.app[NATS_KEY])
+                              request.app[NATS_KEY], request.app[SOCKETS_KEY], address)
 
 
 async def index(request: web.Request) -> web.FileResponse:
@@ -109,7 +113,7 @@ async def healthz(request: web.Request) -> web.Response:
 
 
 async def readyz(request: web.Request) -> web.Response:
-    ready = request.app[NATS_KEY].is_connected
+    ready = await nats_answers(request.app[NATS_KEY])
     return web.json_response({"ready": ready}, status=200 if ready else 503)
 
 
@@ -117,6 +121,8 @@ def make_app(cfg: Settings, origins: frozenset[str]) -> web.Application:
     """The gateway; ``origins``: those of ``allowed_origins``."""
     redact_aiohttp_logs()
     app = web.Application(client_max_size=64 * 1024)
+    app[SOCKETS_KEY] = Sockets(cfg.socket_limits)
+    app[PROXIES_KEY] = cfg.trusted_proxies
     app[ORIGINS_KEY] = origins
     headers.install(app, origins)
 
@@ -125,9 +131,10 @@ def make_app(cfg: Settings, origins: frozenset[str]) -> web.Application:
         await EventStore(nc.jetstream(), replicas=cfg.stream_replicas).ensure_stream()
         await ensure_chat_stream(nc.jetstream(), replicas=cfg.stream_replicas)
         app[NATS_KEY] = nc
-        app[FEEDS_KEY] = Feeds(nc)
+        app[FEEDS_KEY] = feeds = Feeds(nc)
         try:
-            yield
+            async with following(feeds):
+                yield
         finally:
             await nc.close()
 
@@ -139,6 +146,10 @@ def make_app(cfg: Settings, origins: frozenset[str]) -> web.Application:
         finally:
             await db.dispose()
 
+    async def close_sockets(app: web.Application) -> None:
+        await app[SOCKETS_KEY].close_all()  # else shutdown waits on every open socket's handler
+
+    app.on_shutdown.append(close_sockets)
     app.cleanup_ctx.extend([nats_ctx, db_ctx])
     ratelimit.setup(app, cfg)
     app.add_routes([*routes(), web.get("/ws", websocket), web.get("/healthz", healthz), web.get("/readyz", readyz),

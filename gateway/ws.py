@@ -1,10 +1,12 @@
 """One browser tab's WebSocket: any number of tables, each message tagged by table.
 
-Frames are checked one by one: a malformed frame, an unknown table or a refused command
-gets an ``error`` or a refusing ``ack``, and nothing else on the socket is touched. Frames
-are size- and rate-limited per socket; frames to the tab go through one queue, so a slow
-tab cannot stall a table's other watchers (a tab that falls too far behind is closed and
-resumes from its last sequence when it reconnects).
+Frames are checked one by one: a malformed frame, an unknown table, a table that cannot be
+followed right now or a refused command gets an ``error`` or a refusing ``ack``, and nothing
+else on the socket is touched. Frames are size- and rate-limited per socket, and so are the
+tables one socket follows; a replica bounds the sockets of one identity and of one address.
+Frames to the tab go through one queue, so a slow tab cannot stall a table's other watchers
+(a tab that falls too far behind is closed and resumes from its last sequence when it
+reconnects).
 """
 
 from __future__ import annotations
@@ -14,21 +16,23 @@ import contextlib
 import logging
 import time
 import uuid
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 from google.protobuf import json_format
 from google.protobuf.message import Message
 from nats.aio.client import Client as NATS
 from nats.errors import Error as NatsError
 
-from gateway.feeds import Feed, Feeds, chat_line
+from gateway.feeds import Feed, Feeds, UnknownTable, chat_line
 from gateway.redact import events_frame, state_frame
 from maumau.v1 import actions_pb2, chat_pb2, events_pb2, table_pb2
 from services.chat.store import history
 from services.runtime import tracing
+from services.runtime.settings import SocketLimits
 from services.table.client import send
 
 log = logging.getLogger("maumau.gateway")
@@ -45,6 +49,37 @@ class FrameError(Exception):
         self.code = code
 
 
+@dataclass
+class Sockets:
+    """The open sockets of this replica, counted by identity and by address against their limits."""
+
+    limits: SocketLimits
+    by_identity: Counter[str] = field(default_factory=Counter)
+    by_address: Counter[str] = field(default_factory=Counter)
+    open: set[web.WebSocketResponse] = field(default_factory=set)
+
+    async def close_all(self) -> None:
+        """Close every socket (a replica going away): the tabs reconnect, to another replica or to this one."""
+        for ws in list(self.open):
+            await ws.close(code=WSCloseCode.GOING_AWAY, message=b"server shutdown")
+
+    def admit(self, identity: str, address: str) -> str | None:
+        """Count one more socket, or say why not."""
+        if self.by_identity[identity] >= self.limits.per_identity:
+            return f"at most {self.limits.per_identity} open tabs per player"
+        if self.by_address[address] >= self.limits.per_address:
+            return f"at most {self.limits.per_address} open connections per address"
+        self.by_identity[identity] += 1
+        self.by_address[address] += 1
+        return None
+
+    def release(self, identity: str, address: str) -> None:
+        for counts, key in ((self.by_identity, identity), (self.by_address, address)):
+            counts[key] -= 1
+            if counts[key] <= 0:
+                del counts[key]
+
+
 @dataclass(eq=False)  # a socket is itself: watched in sets, by identity
 class Socket:
     ws: web.WebSocketResponse
@@ -52,6 +87,7 @@ class Socket:
     name: str
     feeds: Feeds
     nc: NATS
+    max_tables: int
     tables: set[str] = field(default_factory=set)
     outbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=lambda: asyncio.Queue(QUEUE))
     allowance: float = RATE
@@ -126,10 +162,15 @@ class Socket:
             self.send(error)
 
     async def subscribe(self, table_id: str, since: Any) -> None:
-        feed = await self.feeds.watch(table_id, self)
-        if feed.table.status == "none":
-            await self.feeds.unwatch(table_id, self)
-            raise FrameError("unknown_table", f"there is no table {table_id!r}")
+        if table_id not in self.tables and len(self.tables) >= self.max_tables:
+            raise FrameError("too_many_tables", f"a connection follows at most {self.max_tables} tables")
+        try:
+            feed = await self.feeds.watch(table_id, self)
+        except UnknownTable:
+            raise FrameError("unknown_table", f"there is no table {table_id!r}") from None
+        except Exception:
+            log.exception("table %s could not be followed", table_id)
+            raise FrameError("unavailable", "the table cannot be followed right now; subscribe again") from None
         self.tables.add(table_id)
         resumed = False
         if isinstance(since, int) and not isinstance(since, bool) and 0 < since <= feed.table.seq:
@@ -201,11 +242,25 @@ class Socket:
         self.tables.clear()
 
 
-async def serve_socket(request: web.Request, identity: str, name: str, feeds: Feeds,
-                       nc: NATS) -> web.WebSocketResponse:
+async def serve_socket(request: web.Request, identity: str, name: str, feeds: Feeds, nc: NATS,
+                       sockets: Sockets, address: str) -> web.WebSocketResponse:
+    refused = sockets.admit(identity, address)
+    if refused is not None:
+        raise web.HTTPTooManyRequests(text=orjson.dumps({"error": {"code": "too_many_sockets",
+                                                                   "message": refused}}).decode(),
+                                      content_type="application/json")
     ws = web.WebSocketResponse(heartbeat=25, max_msg_size=64 * 1024)
-    await ws.prepare(request)
-    sock = Socket(ws, identity, name, feeds, nc)
+    try:
+        await ws.prepare(request)
+        sockets.open.add(ws)
+        await _serve(ws, Socket(ws, identity, name, feeds, nc, sockets.limits.tables))
+    finally:
+        sockets.open.discard(ws)
+        sockets.release(identity, address)
+    return ws
+
+
+async def _serve(ws: web.WebSocketResponse, sock: Socket) -> None:
     writer = asyncio.create_task(sock.writer(), name=f"ws-writer-{uuid.uuid4().hex[:6]}")
     try:
         async for msg in ws:
@@ -220,4 +275,3 @@ async def serve_socket(request: web.Request, identity: str, name: str, feeds: Fe
         writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, ConnectionResetError):
             await writer
-    return ws

@@ -4,11 +4,21 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field, fields
+from typing import Any, TypeVar
+
+T = TypeVar("T", bound=Any)
 
 
 def _float(name: str, default: float) -> float:
     value = os.environ.get(name)
     return float(value) if value else default
+
+
+def _counts(cls: type[T], prefix: str) -> T:
+    """A dataclass of whole numbers, each from ``<prefix><FIELD>`` when set."""
+    counts: T = cls(**{f.name: int(os.environ.get(f"{prefix}{f.name.upper()}") or str(f.default))
+                       for f in fields(cls)})
+    return counts
 
 
 @dataclass(frozen=True)
@@ -28,8 +38,23 @@ class RateLimits:
 
     @classmethod
     def from_env(cls) -> RateLimits:
-        return cls(**{f.name: int(os.environ.get(f"MAUMAU_RATE_{f.name.upper()}") or str(f.default))
-                      for f in fields(cls)})
+        return _counts(cls, "MAUMAU_RATE_")
+
+
+@dataclass(frozen=True)
+class SocketLimits:
+    """What one gateway replica lets WebSockets hold, from ``MAUMAU_SOCKET_<FIELD>``.
+
+    ``maumau loadtest`` opens thousands of sockets from one address: it raises the last one.
+    """
+
+    tables: int = 100  # followed by one socket
+    per_identity: int = 32  # open tabs of one device
+    per_address: int = 512  # open sockets from one address (many players can share one)
+
+    @classmethod
+    def from_env(cls) -> SocketLimits:
+        return _counts(cls, "MAUMAU_SOCKET_")
 
 
 @dataclass(frozen=True)
@@ -45,6 +70,7 @@ class Settings:
     public_urls: tuple[str, ...] = ()  # MAUMAU_PUBLIC_URL: where browsers reach the gateway
     trusted_proxies: int = 0  # reverse proxies in front of the gateway, each appending to X-Forwarded-For
     rate_limits: RateLimits = field(default_factory=RateLimits)
+    socket_limits: SocketLimits = field(default_factory=SocketLimits)
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -60,4 +86,5 @@ class Settings:
             public_urls=tuple(u.strip() for u in os.environ.get("MAUMAU_PUBLIC_URL", "").split(",") if u.strip()),
             trusted_proxies=int(os.environ.get("MAUMAU_TRUSTED_PROXIES", "0")),
             rate_limits=RateLimits.from_env(),
+            socket_limits=SocketLimits.from_env(),
         )

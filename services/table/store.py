@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from nats.js import JetStreamContext
-from nats.js.api import DiscardPolicy, StorageType, StreamConfig
+from nats.js.api import DiscardPolicy, RePublish, StorageType, StreamConfig
 from nats.js.errors import BadRequestError
 
 from maumau.v1 import events_pb2
@@ -26,6 +26,15 @@ def subject(table_id: str) -> str:
     return f"tables.{table_id}"
 
 
+def live_subject(table_id: str) -> str:
+    """Where the stream republishes each stored batch of the table, for core subscribers.
+
+    The republished message carries ``Nats-Sequence`` and ``Nats-Last-Sequence`` (the table's
+    sequence before it), so a follower can tell a missed batch and read it from the stream.
+    """
+    return f"live.tables.{table_id}"
+
+
 def duplicate_id(table_id: str, command_id: str) -> str:
     """The stream's de-duplication id of a command: command ids are unique within a table only.
 
@@ -33,6 +42,16 @@ def duplicate_id(table_id: str, command_id: str) -> str:
     True
     """
     return f"{table_id}/{command_id}"
+
+
+def previous_seq(headers: dict[str, str] | None) -> int | None:
+    """The table's sequence before a stored batch, as its append expected it (None if unknown).
+
+    >>> previous_seq({"Nats-Expected-Last-Subject-Sequence": "41"})
+    41
+    """
+    value = (headers or {}).get("Nats-Expected-Last-Subject-Sequence")
+    return int(value) if value else None
 
 
 class Conflict(Exception):
@@ -54,7 +73,8 @@ class EventStore:
     async def ensure_stream(self) -> None:
         config = StreamConfig(name=STREAM, subjects=[SUBJECTS], storage=StorageType.FILE,
                               num_replicas=self.replicas, duplicate_window=self.duplicate_window,
-                              allow_direct=True, discard=DiscardPolicy.OLD)
+                              allow_direct=True, discard=DiscardPolicy.OLD,
+                              republish=RePublish(src=SUBJECTS, dest="live.tables.{{wildcard(1)}}"))
         try:
             await self.js.add_stream(config)
         except BadRequestError:

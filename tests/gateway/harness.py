@@ -91,11 +91,30 @@ class Gateways:
     platform: Platform
     urls: list[str]
     http: aiohttp.ClientSession
+    cfg: Settings
+    runners: list[web.AppRunner]
+
+    @property
+    def apps(self) -> list[web.Application]:
+        return [r.app for r in self.runners]
+
+    async def restart(self, replica: int = 0) -> None:
+        """Stop a gateway replica (closing its sockets) and start a new one on the same port."""
+        port = int(self.urls[replica].rsplit(":", 1)[1])
+        await self.runners[replica].cleanup()
+        self.runners[replica] = await _serve(self.cfg, port)
 
     async def client(self, name: str, replica: int = 0) -> Client:
         async with self.http.post(self.urls[replica] + "/api/session", json={"name": name}) as r:
             token = (await r.json())["token"]
         return Client(self.urls[replica], token, name, self.http)
+
+
+async def _serve(cfg: Settings, port: int) -> web.AppRunner:
+    runner = web.AppRunner(make_app(cfg, allowed_origins(cfg.public_urls, port)))
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", port).start()
+    return runner
 
 
 @contextlib.asynccontextmanager
@@ -115,13 +134,10 @@ async def gateways(nats_url: str, tmp_path: Path, replicas: int = 1, **settings:
         try:
             for _ in range(replicas):
                 port = free_port()
-                runner = web.AppRunner(make_app(cfg, allowed_origins(cfg.public_urls, port)))
-                await runner.setup()
-                await web.TCPSite(runner, "127.0.0.1", port).start()
-                runners.append(runner)
+                runners.append(await _serve(cfg, port))
                 urls.append(f"http://127.0.0.1:{port}")
             async with aiohttp.ClientSession() as http:
-                yield Gateways(p, urls, http)
+                yield Gateways(p, urls, http, cfg, runners)
         finally:
             for runner in runners:
                 await runner.cleanup()
