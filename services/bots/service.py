@@ -28,7 +28,7 @@ from services.runtime.consuming import consume
 from services.table.client import send
 from services.table.domain import Table
 from services.table.folding import TableFolder
-from services.table.store import STREAM, SUBJECTS, EventStore
+from services.table.store import STREAM, SUBJECTS, EventStore, previous_seq
 
 log = logging.getLogger("maumau.bots")
 DURABLE = "bots"
@@ -76,7 +76,8 @@ class BotsService:
             for msg in msgs:
                 table_id = msg.subject.rsplit(".", 1)[-1]
                 seq = msg.metadata.sequence.stream
-                t = await self.folder.after(table_id, seq, events_pb2.EventBatch.FromString(msg.data))
+                t = await self.folder.after(table_id, seq, events_pb2.EventBatch.FromString(msg.data),
+                                            previous_seq(msg.headers))
                 turns = self.turns(t, seq)
                 if not turns:  # nothing to wait for: acknowledged with the batch's other acks
                     await msg.ack()

@@ -30,7 +30,7 @@ from services.clock.timers import Durations, Timer, timers
 from services.runtime.consuming import consume
 from services.table.client import send
 from services.table.folding import TableFolder
-from services.table.store import STREAM, SUBJECTS, EventStore
+from services.table.store import STREAM, SUBJECTS, EventStore, previous_seq
 
 log = logging.getLogger("maumau.clock")
 BUCKET = "CLOCK"
@@ -84,7 +84,8 @@ class ClockService:
             for msg in msgs:
                 table_id = msg.subject.rsplit(".", 1)[-1]
                 latest[table_id] = await self.folder.after(table_id, msg.metadata.sequence.stream,
-                                                           events_pb2.EventBatch.FromString(msg.data))
+                                                           events_pb2.EventBatch.FromString(msg.data),
+                                                           previous_seq(msg.headers))
             await asyncio.gather(*(self._record(kv, table_id, t.seq, timers(t, self.durations))
                                    for table_id, t in latest.items()))
             for msg in msgs:
