@@ -7,26 +7,37 @@ table. The tables play ``warmup`` seconds before the measured ``seconds`` begin:
 of the warm-up are played at the same rate but not counted, for they measure the platform
 settling after the set-up (every service still folding the tables just created and
 joined). Then ``idle_sockets`` more sockets are opened on the gateway and its memory is
-read before and after (when the gateway runs here: without ``--url``).
+read before and after (when the gateway runs here: without ``--url``). With
+``idle_tables``, that many more tables are followed throughout (``gateway.idletables``).
+
+Tabs come back as the web client does (``gateway.loadclient``): a closed socket is opened
+again, a command without its acknowledgement is sent again with the same id. What went
+wrong is counted beside the figures: refusals by code, acknowledgements that timed out,
+reconnections, and the longest time in which no move anywhere completed.
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
+import os
 import random
 import resource
 import sys
 import tempfile
 import time
+import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 import aiohttp
-import orjson
 
+from gateway.idletables import follow_idle_tables
+from gateway.loadclient import Tab, Tally, new_session, percentile, rss_kib
+from services.runtime.settings import RateLimits
 from services.up import running_platform
 
 
@@ -41,25 +52,33 @@ class Plan:
     rate: float  # moves/s the tables offer together; 0: each table moves as soon as it can
     idle_sockets: int
     seed: int
+    idle_tables: int = 0  # tables created and followed (by one gateway) before and throughout the run
 
 
 @dataclass
-class Seat:
-    token: str
+class Table:
+    """One played table: a tab per seat, and what each seat was last sent."""
+
     table: str
-    ws: aiohttp.ClientWebSocketResponse | None = None
-    view: dict[str, Any] | None = None
+    tabs: list[Tab] = field(default_factory=list)
+    views: list[dict[str, Any] | None] = field(default_factory=list)
     status: str = ""
-    arrivals: dict[int, float] = field(default_factory=dict)
+    arrivals: dict[int, list[float]] = field(default_factory=dict)  # seq: when each seat received it
     changed: asyncio.Event = field(default_factory=asyncio.Event)
 
+    def on_frame(self, seat: int) -> Callable[[dict[str, Any]], None]:
+        def seen(frame: dict[str, Any]) -> None:
+            if frame.get("type") not in ("state", "events") or frame.get("table") != self.table:
+                return
+            self.views[seat] = frame.get("view")
+            self.status = frame["table_info"]["status"]
+            times = self.arrivals.setdefault(frame["seq"], [])
+            times.append(time.perf_counter())
+            self.changed.set()
+        return seen
 
-def _rss_kib(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
-
+    def seen_by_all(self, seq: int) -> bool:
+        return len(self.arrivals.get(seq, ())) >= len(self.tabs)
 
 def _raise_file_limit() -> None:
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -78,170 +97,182 @@ class Progress:
         sys.stderr.write(f"\r[{bar:<30}] {done * 100:3.0f}%  {self.moves} moves")
         sys.stderr.flush()
 
+async def _create(http: aiohttp.ClientSession, url: str, token: str, players: int) -> dict[str, Any]:
+    async with http.post(f"{url}/api/tables", json={"ruleset": "classic52", "seats": players},
+                         headers={"Authorization": f"Bearer {token}"}) as r:
+        created: dict[str, Any] = await r.json()
+    return created
 
-async def _session(http: aiohttp.ClientSession, url: str, name: str) -> str:
-    async with http.post(f"{url}/api/session", json={"name": name}) as r:
-        return str((await r.json())["token"])
 
-
-async def _table(http: aiohttp.ClientSession, url: str, players: int, k: int) -> list[Seat]:
-    host = await _session(http, url, f"Host{k}")
-    headers = {"Authorization": f"Bearer {host}", "X-Player-Name": f"Host{k}"}
-    async with http.post(f"{url}/api/tables", json={"ruleset": "classic52", "seats": players}, headers=headers) as r:
-        created = await r.json()
-    changed = asyncio.Event()
-    seats = [Seat(host, created["table_id"], changed=changed)]
+async def _table(http: aiohttp.ClientSession, url: str, players: int, k: int, tally: Tally) -> Table:
+    host = await new_session(http, url, f"Host{k}")
+    created = await _create(http, url, host, players)
+    table = Table(created["table_id"])
+    tokens = [host]
     for i in range(1, players):
-        token = await _session(http, url, f"P{k}x{i}")
-        async with http.post(f"{url}/api/tables/{created['table_id']}/join", json={"invitation": created["invitation"]},
+        token = await new_session(http, url, f"P{k}x{i}")
+        async with http.post(f"{url}/api/tables/{table.table}/join", json={"invitation": created["invitation"]},
                              headers={"Authorization": f"Bearer {token}"}):
             pass
-        seats.append(Seat(token, created["table_id"], changed=changed))
-    async with http.post(f"{url}/api/tables/{created['table_id']}/start", headers=headers):
+        tokens.append(token)
+    async with http.post(f"{url}/api/tables/{table.table}/start", headers={"Authorization": f"Bearer {host}"}):
         pass
-    return seats
+    for seat, token in enumerate(tokens):
+        table.views.append(None)
+        table.tabs.append(Tab(http, url, token, [table.table], table.on_frame(seat), tally))
+    return table
 
 
-async def _until(seats: list[Seat], ready: Callable[[], bool], deadline: float) -> bool:
+async def _until(table: Table, ready: Callable[[], bool], deadline: float) -> bool:
     """Wait until ``ready()`` holds, woken by any frame for the table (checked after each wake-up)."""
-    changed = seats[0].changed  # one event for the whole table
     while not ready():
-        changed.clear()
+        table.changed.clear()
         if ready():
             return True
         try:
-            await asyncio.wait_for(changed.wait(), max(0.01, deadline - time.perf_counter()))
+            await asyncio.wait_for(table.changed.wait(), max(0.01, deadline - time.perf_counter()))
         except TimeoutError:
             return ready()
     return True
 
 
-def _mover(seats: list[Seat]) -> Seat | None:
-    return next((s for s in seats if s.view and s.view.get("turn") is not None
-                 and any(a["do"] != "challenge" for a in s.view.get("legal_actions", []))), None)
+def _mover(table: Table) -> int | None:
+    return next((seat for seat, v in enumerate(table.views) if v and v.get("turn") is not None
+                 and any(a["do"] != "challenge" for a in v.get("legal_actions", []))), None)
 
 
-async def _play(seats: list[Seat], measured_from: float, deadline: float, latencies: list[float],
-                rng: random.Random, progress: Progress, think: float) -> None:
+@dataclass
+class Measure:
+    """The moves of the measured time: how long each took, and when each was seen by its whole table."""
+
+    start: float
+    end: float
+    latencies: list[float] = field(default_factory=list)
+    completed: list[float] = field(default_factory=list)
+
+    def longest_stall(self) -> float:
+        """The longest time in the measured window in which no move anywhere was seen by its whole table."""
+        marks = [self.start, *sorted(t for t in self.completed if self.start <= t <= self.end), self.end]
+        return max(b - a for a, b in itertools.pairwise(marks))
+
+
+async def play_table(table: Table, measure: Measure, rng: random.Random, progress: Progress, think: float,
+                moves: int | None = None) -> None:
+    """Play the table until the measured time ends (or ``moves`` moves were seen by everyone)."""
     counter = 0
+    ids = uuid.uuid4().hex[:8]  # a later call at the same table must not send the same ids again
     due = time.perf_counter()
+    deadline = measure.end
+
+    def can_move() -> bool:
+        first = table.views[0]
+        return _mover(table) is not None or bool(first and first.get("round_over"))
+
     while time.perf_counter() < deadline:
-        if not await _until(seats, lambda: _mover(seats) is not None or bool(seats[0].view and
-                                                                             seats[0].view.get("round_over")),
-                            deadline):
+        if not await _until(table, can_move, deadline):
             return
-        mover = _mover(seats)
-        if mover is None or mover.view is None:  # between rounds, or a match played out: everyone goes on
-            if seats[0].status == "over":
-                for s in seats:
-                    await _send(s, {"rematch": {"accept": True}}, counter)
+        seat = _mover(table)
+        if seat is None:  # between rounds, or a match played out: everyone goes on
+            if table.status == "over":
+                for tab in table.tabs:
+                    await tab.command(table.table, f"{ids}m{counter}", {"rematch": {"accept": True}}, deadline)
                     counter += 1
             else:
-                await _send(seats[0], {"next_round": {}}, counter)
+                await table.tabs[0].command(table.table, f"{ids}m{counter}", {"next_round": {}}, deadline)
                 counter += 1
             await asyncio.sleep(0.01)
             continue
         if think:  # players take their time: Poisson arrivals per table, on a schedule kept whatever the replies do
             due += rng.expovariate(1 / think)
             await asyncio.sleep(max(0.0, due - time.perf_counter()))
-        options = [a for a in mover.view["legal_actions"] if a["do"] != "challenge"]
+        view = table.views[seat]
+        if view is None:
+            continue
+        options = [a for a in view["legal_actions"] if a["do"] != "challenge"]
         sent = time.perf_counter()
-        ack = await _send(mover, rng.choice(options), counter)
+        ack = await table.tabs[seat].command(table.table, f"{ids}m{counter}", rng.choice(options), deadline)
         counter += 1
         if not ack.get("ok"):
             await asyncio.sleep(0.01)
             continue
         seq: int = ack["seqs"][0]
-        if not await _until(seats, lambda seq=seq: all(seq in s.arrivals for s in seats), deadline + 10):  # type: ignore[misc]
+        if not await _until(table, lambda seq=seq: table.seen_by_all(seq), deadline + 10):  # type: ignore[misc]
             return
-        if sent >= measured_from:
-            latencies.append(max(s.arrivals[seq] for s in seats) - sent)
+        if sent >= measure.start:
+            seen = max(table.arrivals[seq])
+            measure.latencies.append(seen - sent)
+            measure.completed.append(seen)
             progress.moves += 1
-
-
-async def _send(seat: Seat, command: dict[str, Any], counter: int) -> dict[str, Any]:
-    assert seat.ws is not None
-    cid = f"m{counter}x{random.random():.9f}"
-    waiter = asyncio.get_running_loop().create_future()
-    _pending[cid] = waiter
-    frame = {"type": "command", "table": seat.table, "id": cid, "command": command}
-    await seat.ws.send_str(orjson.dumps(frame).decode())
-    try:
-        return await asyncio.wait_for(waiter, 10)
-    except TimeoutError:
-        return {"ok": False, "code": "timeout"}
-    finally:
-        _pending.pop(cid, None)
-
-
-_pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
-
-
-async def _read_acks(seat: Seat) -> None:
-    assert seat.ws is not None
-    async for msg in seat.ws:
-        if msg.type != aiohttp.WSMsgType.TEXT:
-            continue
-        frame = orjson.loads(msg.data)
-        if frame.get("type") == "ack":
-            waiter = _pending.get(frame.get("id", ""))
-            if waiter is not None and not waiter.done():
-                waiter.set_result(frame)
-        elif frame.get("type") in ("state", "events") and frame.get("table") == seat.table:
-            seat.view = frame.get("view")
-            seat.status = frame["table_info"]["status"]
-            seat.arrivals[frame["seq"]] = time.perf_counter()
-            seat.changed.set()
-
-
-def _percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
-
+        if moves is not None:
+            moves -= 1
+            if moves <= 0:
+                return
 
 async def drive(url: str, plan: Plan, gateway_pid: int | None) -> dict[str, Any]:
+    """Run ``plan`` against the gateway at ``url``: the figures, as one dictionary."""
     _raise_file_limit()
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as http:
+        result, _ = await play(http, url, plan, gateway_pid, Tally())
+    return result
+
+
+async def play(http: aiohttp.ClientSession, url: str, plan: Plan, gateway_pid: int | None,
+               tally: Tally) -> tuple[dict[str, Any], list[Table]]:
+    """The figures of one run, and its tables (their tabs closed)."""
     rng = random.Random(plan.seed)
     players = max(2, min(4, plan.clients // max(1, plan.tables)))
-    connector = aiohttp.TCPConnector(limit=0)
-    async with aiohttp.ClientSession(connector=connector) as http:
-        groups = [await _table(http, url, players, k) for k in range(plan.tables)]
-        readers = []
-        for group in groups:
-            for seat in group:
-                seat.ws = await http.ws_connect(f"{url.replace('http', 'ws', 1)}/ws?token={seat.token}")
-                readers.append(asyncio.create_task(_read_acks(seat)))
-                await seat.ws.send_str(orjson.dumps({"type": "subscribe", "table": seat.table}).decode())
-        latencies: list[float] = []
-        measured_from = time.perf_counter() + plan.warmup
-        progress = Progress(measured_from, plan.seconds)
-        ticker = asyncio.create_task(_tick(progress))
-        think = plan.tables / plan.rate if plan.rate else 0.0
-        await asyncio.gather(*(_play(g, measured_from, measured_from + plan.seconds, latencies, rng, progress, think)
-                               for g in groups))
-        elapsed = time.perf_counter() - measured_from
-        ticker.cancel()
-        sys.stderr.write("\n")
-        before = _rss_kib(gateway_pid) if gateway_pid else 0
-        idle_sockets = []
-        for i in range(plan.idle_sockets):
-            idle_sockets.append(await http.ws_connect(f"{url.replace('http', 'ws', 1)}/ws?token=idle{i}x{plan.seed}"))
-        await asyncio.sleep(1.0)
-        after = _rss_kib(gateway_pid) if gateway_pid else 0
-        for ws in idle_sockets:
-            await ws.close()
-        for group in groups:
-            for seat in group:
-                if seat.ws is not None:
-                    await seat.ws.close()
-        await asyncio.gather(*readers, return_exceptions=True)
-    idle = plan.idle_sockets
-    return {"clients": sum(len(g) for g in groups), "tables": plan.tables, "offered_per_s": plan.rate,
+    idle = None
+    if plan.idle_tables:
+        idle = await follow_idle_tables(http, url, plan.idle_tables, plan.seed, gateway_pid, tally)
+    tables = [await _table(http, url, players, k, tally) for k in range(plan.tables)]
+    tabs = [tab for t in tables for tab in t.tabs]
+    running = [asyncio.create_task(tab.run()) for tab in tabs]
+    start = time.perf_counter() + plan.warmup
+    measure = Measure(start, start + plan.seconds)
+    progress = Progress(start, plan.seconds)
+    ticker = asyncio.create_task(_tick(progress))
+    think = plan.tables / plan.rate if plan.rate else 0.0
+    await asyncio.gather(*(play_table(t, measure, rng, progress, think) for t in tables))
+    elapsed = time.perf_counter() - start
+    ticker.cancel()
+    sys.stderr.write("\n")
+    result = await _idle_sockets(http, url, plan, gateway_pid)
+    await _stop(tabs, running)
+    if idle is not None:
+        await _stop(idle.tabs, idle.running)
+        result.update(idle.figures)
+    latencies = measure.latencies
+    return {"clients": len(tabs), "tables": plan.tables, "offered_per_s": plan.rate,
             "warmup_s": plan.warmup, "moves": len(latencies), "seconds": round(elapsed, 3),
             "moves_per_s": round(len(latencies) / elapsed, 1),
-            "p50_ms": round(_percentile(latencies, 0.5) * 1000, 2),
-            "p99_ms": round(_percentile(latencies, 0.99) * 1000, 2), "idle_sockets": idle,
-            "kib_per_socket": round((after - before) / idle, 1) if gateway_pid and idle else None}
+            "p50_ms": _ms(percentile(latencies, 0.5)), "p99_ms": _ms(percentile(latencies, 0.99)),
+            "max_ms": _ms(max(latencies, default=0.0)), "longest_stall_ms": _ms(measure.longest_stall()),
+            "refusals": dict(tally.refusals), "errors": dict(tally.errors), "timeouts": tally.timeouts,
+            "reconnects": tally.reconnects, "failed_connects": tally.failed_connects, **result}, tables
+
+
+def _ms(seconds: float) -> float:
+    return round(seconds * 1000, 2)
+
+
+async def _stop(tabs: list[Tab], running: list[asyncio.Task[None]]) -> None:
+    for tab in tabs:
+        await tab.stop()
+    await asyncio.gather(*running, return_exceptions=True)
+
+
+async def _idle_sockets(http: aiohttp.ClientSession, url: str, plan: Plan, gateway_pid: int | None) -> dict[str, Any]:
+    """Open ``idle_sockets`` sockets that follow nothing, and read what they cost the gateway."""
+    before = rss_kib(gateway_pid) if gateway_pid else 0
+    sockets = [await http.ws_connect(f"{url.replace('http', 'ws', 1)}/ws?token=idle{i}x{plan.seed}")
+               for i in range(plan.idle_sockets)]
+    await asyncio.sleep(1.0)
+    after = rss_kib(gateway_pid) if gateway_pid else 0
+    for ws in sockets:
+        await ws.close()
+    return {"idle_sockets": plan.idle_sockets,
+            "kib_per_socket": round((after - before) / plan.idle_sockets, 1) if gateway_pid and plan.idle_sockets
+            else None}
 
 
 async def _tick(progress: Progress) -> None:
@@ -250,9 +281,16 @@ async def _tick(progress: Progress) -> None:
         await asyncio.sleep(0.5)
 
 
+def unlimited() -> dict[str, str]:
+    """The gateway's limits lifted: every client of the load test comes from this one address."""
+    return {**{f"MAUMAU_RATE_{f.name.upper()}": "0" for f in fields(RateLimits)},
+            "MAUMAU_SOCKET_PER_ADDRESS": "1000000", "MAUMAU_SOCKET_PER_IDENTITY": "1000000"}
+
+
 async def run(plan: Plan, url: str | None) -> str:
     if url:
         return json.dumps(await drive(url, plan, None))
+    os.environ.update(unlimited())  # the platform's processes inherit them
     with tempfile.TemporaryDirectory(prefix="maumau-loadtest-") as data:
         async with running_platform(Path(data), quiet=True) as (addresses, children):
             gateway = next(c for c in children if c.name == "gateway")

@@ -98,8 +98,15 @@ def _loadtest(args: argparse.Namespace) -> int:
     from gateway.loadtest import run as loadtest
 
     plan = Plan(clients=args.clients, tables=args.tables, seconds=args.seconds, warmup=args.warmup, rate=args.rate,
-                idle_sockets=args.idle_sockets, seed=args.seed)
+                idle_sockets=args.idle_sockets, seed=args.seed, idle_tables=args.idle_tables)
     print(run(loadtest(plan, args.url)))
+    return 0
+
+
+def _chaos(args: argparse.Namespace) -> int:
+    from gateway.chaos import main
+
+    print(main(args.seconds, args.seed, args.tables, args.rate))
     return 0
 
 
@@ -174,11 +181,20 @@ def parser() -> argparse.ArgumentParser:
     lt.add_argument("--warmup", type=float, default=3.0, help="seconds played at the same rate before the measured "
                     "time, not counted: the platform settles after the set-up")
     lt.add_argument("--idle-sockets", type=int, default=2000)
+    lt.add_argument("--idle-tables", type=int, default=0,
+                    help="tables more that one gateway follows before and throughout the run")
     lt.add_argument("--seed", type=int, default=1)
     lt.add_argument("--rate", type=float, default=0.0,
                     help="moves per second the tables offer together (Poisson); 0: each table moves as soon as it can")
     lt.add_argument("--url", default=None, help="a running gateway (default: start the platform here)")
     lt.set_defaults(func=_loadtest)
+
+    ch = sub.add_parser("chaos", help="the load test while processes are killed; then checks nothing was lost")
+    ch.add_argument("--seconds", type=float, default=60.0, help="how long faults are injected")
+    ch.add_argument("--tables", type=int, default=20)
+    ch.add_argument("--rate", type=float, default=40.0, help="moves per second the tables offer together")
+    ch.add_argument("--seed", type=int, default=1)
+    ch.set_defaults(func=_chaos)
 
     bots = sub.add_parser("bots", help="the bots: they play their seats like people")
     bots.add_subparsers(dest="bots_command", required=True).add_parser(

@@ -1,10 +1,16 @@
-"""``maumau loadtest`` starts the platform itself, paces the moves and prints one JSON line."""
+"""``maumau loadtest``: its own platform, paced moves, one JSON line; tabs that come back and say what failed."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
+from pathlib import Path
+
+from gateway.loadtest import Plan, drive
+from services.runtime.settings import RateLimits, SocketLimits
+from tests.gateway.harness import gateways
 
 
 def test_loadtest_prints_one_json_line_of_paced_moves_after_its_warm_up_through_its_own_platform() -> None:
@@ -20,3 +26,24 @@ def test_loadtest_prints_one_json_line_of_paced_moves_after_its_warm_up_through_
     assert 0 < result["moves"] < 32
     assert result["p50_ms"] <= result["p99_ms"]
     assert result["idle_sockets"] == 5 and result["kib_per_socket"] is not None
+
+
+async def test_the_load_test_comes_back_through_a_gateway_restart_and_says_so(nats_url: str, tmp_path: Path) -> None:
+    plan = Plan(clients=4, tables=2, seconds=6, warmup=0.5, rate=10, idle_sockets=0, seed=1)
+    async with gateways(nats_url, tmp_path) as g:
+        running = asyncio.create_task(drive(g.urls[0], plan, None))
+        await asyncio.sleep(3)
+        await g.restart()
+        result = await running
+    assert result["reconnects"] >= 4  # every tab came back
+    assert result["moves"] > 0 and result["longest_stall_ms"] > 0
+    assert {"refusals", "errors", "timeouts", "failed_connects", "max_ms"} <= set(result)
+
+
+async def test_the_load_test_follows_idle_tables_through_one_gateway(nats_url: str, tmp_path: Path) -> None:
+    plan = Plan(clients=2, tables=1, seconds=1, warmup=0, rate=4, idle_sockets=0, seed=1, idle_tables=150)
+    unlimited = RateLimits(tables_per_address=0, tables_per_identity=0, joins_per_address=0, joins_per_identity=0)
+    async with gateways(nats_url, tmp_path, socket_limits=SocketLimits(tables=100), rate_limits=unlimited) as g:
+        result = await drive(g.urls[0], plan, None)
+    assert result["idle_tables_followed"] == 150 and result["idle_sockets_following"] == 2
+    assert result["sample_joins_seen"] == "100/100"
