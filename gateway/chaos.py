@@ -42,6 +42,7 @@ from services.up import Child, running_platform
 KILLED = ("nats", "rules", "table", "chat", "proj", "clock", "bots", "gateway")
 FREEZE = "nats-stop"
 RECOVERY_SECONDS = 60.0
+EVERY = (3.0, 8.0)
 
 
 @dataclass
@@ -49,7 +50,7 @@ class Faults:
     """The faults injected, by kind."""
 
     rng: random.Random
-    every: tuple[float, float] = (3.0, 8.0)
+    every: tuple[float, float] = EVERY  # seconds between two faults, drawn uniformly
     stop_for: tuple[float, float] = (1.0, 4.0)
     done: Counter[str] = field(default_factory=Counter)
 
@@ -156,13 +157,14 @@ async def _still_playable(http: aiohttp.ClientSession, url: str, tables: list[Ta
     return moved
 
 
-async def chaos(seconds: float, seed: int, tables: int, rate: float) -> dict[str, Any]:
-    os.environ.update(unlimited())
-    faults = Faults(random.Random(seed))
+async def chaos(seconds: float, seed: int, tables: int, rate: float,
+                every: tuple[float, float] = EVERY) -> dict[str, Any]:
+    """Run the platform under load and faults for ``seconds``; what the record says afterwards."""
+    faults = Faults(random.Random(seed), every)
     tally = Tally()
     plan = Plan(clients=4 * tables, tables=tables, seconds=seconds, warmup=2.0, rate=rate, idle_sockets=0, seed=seed)
     with tempfile.TemporaryDirectory(prefix="maumau-chaos-") as data:
-        async with running_platform(Path(data), quiet=True) as (addresses, children), \
+        async with running_platform(Path(data), quiet=True, settings=unlimited()) as (addresses, children), \
                 aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as http:
             url = addresses["gateway_url"]
             playing = asyncio.create_task(play(http, url, plan, None, tally))

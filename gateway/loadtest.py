@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
-import os
 import random
 import resource
 import sys
@@ -290,9 +289,8 @@ def unlimited() -> dict[str, str]:
 async def run(plan: Plan, url: str | None) -> str:
     if url:
         return json.dumps(await drive(url, plan, None))
-    os.environ.update(unlimited())  # the platform's processes inherit them
     with tempfile.TemporaryDirectory(prefix="maumau-loadtest-") as data:
-        async with running_platform(Path(data), quiet=True) as (addresses, children):
+        async with running_platform(Path(data), quiet=True, settings=unlimited()) as (addresses, children):
             gateway = next(c for c in children if c.name == "gateway")
             pid = gateway.proc.pid if gateway.proc is not None else None
             return json.dumps(await drive(addresses["gateway_url"], plan, pid))

@@ -218,15 +218,19 @@ def _children(data_dir: Path, quiet: bool, projector: bool,
 
 @contextlib.asynccontextmanager
 async def running_platform(data_dir: Path, quiet: bool = False, projector: bool = True,
-                           only: Collection[str] | None = None) -> AsyncIterator[tuple[dict[str, str], list[Child]]]:
+                           only: Collection[str] | None = None, settings: dict[str, str] | None = None,
+                           ) -> AsyncIterator[tuple[dict[str, str], list[Child]]]:
     """Start the services (in order, each ready before the next), keep them running, stop them all afterwards.
 
     Without the projector (benchmarks of the table path) the reacting services stay off too;
-    ``only`` names the children to start (tests). A child that dies is started again (see
-    ``Child.pid`` and ``Child.restarts``): killing one is how a chaos test uses the platform.
+    ``only`` names the children to start (tests); ``settings`` are more environment variables
+    for every child. A child that dies is started again (see ``Child.pid`` and
+    ``Child.restarts``): killing one is how a chaos test uses the platform.
     """
     data_dir.mkdir(parents=True, exist_ok=True)
     children, addresses = _children(data_dir, quiet, projector, reactors=projector, only=only)
+    for child in children:
+        child.env.update(settings or {})
     out = sys.stderr if quiet else sys.stdout  # a benchmark's standard output is its one JSON line
     stopping = asyncio.Event()
     keepers = []
