@@ -26,12 +26,15 @@ from maumau.v1 import events_pb2, table_pb2
 from services.runtime import tracing
 from services.runtime.requests import answer
 from services.table.domain import Context, Refused, Rules, Table, decide, evolve
+from services.table.rules_client import RulesUnavailable
 from services.table.store import Conflict, EventStore
 
 log = logging.getLogger("maumau.table")
 COMMANDS = "cmd.table.*"
 QUEUE = "table"
 tracer = trace.get_tracer("maumau.table")
+UNAVAILABLE = table_pb2.CommandReply(refusal=table_pb2.Refusal(
+    code="unavailable", message="the table could not take the command now; send it again"))
 
 
 def command_subject(table_id: str) -> str:
@@ -155,10 +158,12 @@ class TableService:
                 cmd.table_id = table_id
                 try:
                     reply = await self.handle(cmd, dict(msg.headers or {}))
+                except RulesUnavailable as e:  # expected while the rules service restarts: no traceback
+                    log.warning("command %s on table %s not decided: %s", cmd.command_id, table_id, e)
+                    reply = UNAVAILABLE
                 except Exception:
                     log.exception("command %s on table %s failed", cmd.command_id, table_id)
-                    reply = table_pb2.CommandReply(refusal=table_pb2.Refusal(
-                        code="unavailable", message="the table could not take the command now; send it again"))
+                    reply = UNAVAILABLE
         if msg.reply:
             await msg.respond(reply.SerializeToString())
 
