@@ -11,6 +11,7 @@ from aiohttp import web
 from nats.aio.client import Client as NATS
 from nats.errors import Error as NatsError
 from sqlalchemy import select
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from gateway.identity import clean_name, identity_of, new_token
@@ -146,8 +147,11 @@ async def my_tables(request: web.Request) -> web.Response:
                     directory.c.last_move_at, seats.c.seat)
              .join(seats, seats.c.table_id == directory.c.table_id)
              .where(seats.c.identity == identity).order_by(directory.c.last_move_at.desc()).limit(100))
-    async with request.app[DB_KEY].connect() as conn:
-        rows = (await conn.execute(query)).all()
+    try:
+        async with request.app[DB_KEY].connect() as conn:
+            rows = (await conn.execute(query)).all()
+    except (SQLAlchemyError, OSError):
+        raise json_error(503, "unavailable", "your tables cannot be listed right now; try again") from None
     return web.json_response({"tables": [
         {"table_id": r.table_id, "ruleset": r.ruleset, "status": r.status, "seat": r.seat, "on_turn": r.on_turn,
          "my_turn": r.on_turn == r.seat, "last_move_at": r.last_move_at.isoformat()} for r in rows]})

@@ -103,6 +103,7 @@ export function saveTableCache(id, cache) {
 }
 
 const ACK_TIMEOUT = 20000;
+const RESUBSCRIBE_AFTER = 2000; // ms
 const PING_EVERY = 15000;
 const SILENCE_LIMIT = 45000; // three pings unanswered: the connection is dead though the browser has not noticed
 
@@ -287,6 +288,14 @@ export class Connection extends EventTarget {
         if (this.tables.has(frame.table)) this._emit('chat', frame);
         break;
       case 'error':
+        if (frame.code === 'unavailable' && this.tables.has(frame.table)) {
+          // the gateway could not follow the table just now (NATS away): ask again, quietly
+          setTimeout(() => {
+            const t = this.tables.get(frame.table);
+            if (t) this._subscribeFrame(frame.table, t);
+          }, RESUBSCRIBE_AFTER);
+          break;
+        }
         this._emit('error', frame);
         break;
       case 'welcome':

@@ -320,6 +320,8 @@ const pt = {
   'err.network': 'Sem conexão com o servidor',
   'err.too_many_requests': 'Muitos pedidos seguidos: espere um minuto e tente de novo',
   'err.token_in_url': 'Sessão enviada de um jeito inseguro: recarregue a página',
+  'err.too_many_tables': 'Mesas demais abertas nesta aba: feche alguma',
+  'err.too_many_sockets': 'Abas demais abertas: feche alguma e recarregue',
   'err.unknown': v => `Algo deu errado (${v.code})`,
 
   // tutorial
@@ -635,6 +637,8 @@ const en = {
   'err.network': 'No connection to the server',
   'err.too_many_requests': 'Too many requests in a row: wait a minute and try again',
   'err.token_in_url': 'Session sent in an unsafe way: reload the page',
+  'err.too_many_tables': 'Too many tables open in this tab: close one',
+  'err.too_many_sockets': 'Too many tabs open: close one and reload',
   'err.unknown': v => `Something went wrong (${v.code})`,
 
   'tut.title': 'How to play',

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import aiohttp
 
+from gateway.http_api import DB_KEY
 from services.table.projections import engine
 from services.table.projector import Projector
 from tests.gateway.harness import Client, Gateways, gateways
@@ -171,3 +172,13 @@ async def test_my_tables_lists_the_seats_of_the_caller(nats_url: str, tmp_path: 
         _, strangers = await (await g.client("Eva")).get("/api/my-tables")
     assert status == 200 and [(t["table_id"], t["seat"]) for t in mine["tables"]] == [(tid, 1)]
     assert strangers["tables"] == []
+
+
+async def test_my_tables_says_unavailable_while_the_database_cannot_be_read(nats_url: str, tmp_path: Path) -> None:
+    async with gateways(nats_url, tmp_path) as g:
+        ana = await g.client("Ana")
+        await g.apps[0][DB_KEY].dispose()
+        (tmp_path / "gw.db").unlink()
+        (tmp_path / "gw.db").mkdir()  # no database file can be opened there
+        status, body = await ana.get("/api/my-tables")
+    assert status == 503 and body["error"]["code"] == "unavailable"
