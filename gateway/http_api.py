@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 import uuid
 from typing import Any
@@ -16,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from gateway.identity import clean_name, identity_of, new_token
 from maumau.v1 import table_pb2
+from services.rules.catalog import catalog
 from services.rules.wire import option_to_pb
 from services.table.client import send
 from services.table.domain import Table, evolve
@@ -157,6 +160,21 @@ async def my_tables(request: web.Request) -> web.Response:
          "my_turn": r.on_turn == r.seat, "last_move_at": r.last_move_at.isoformat()} for r in rows]})
 
 
+@functools.cache
+def _rulesets_body() -> tuple[bytes, str]:
+    body = json.dumps(catalog(), ensure_ascii=False, separators=(",", ":")).encode()
+    return body, f'"{hashlib.sha256(body).hexdigest()[:32]}"'
+
+
+async def get_rulesets(request: web.Request) -> web.Response:
+    """The rulesets as the rules engine has them: the same bytes for everyone, so caches may keep them."""
+    body, etag = _rulesets_body()
+    headers = {"ETag": etag, "Cache-Control": "public, max-age=300"}
+    if etag in request.headers.get("If-None-Match", ""):
+        return web.Response(status=304, headers=headers)
+    return web.Response(body=body, content_type="application/json", charset="utf-8", headers=headers)
+
+
 def routes() -> list[web.RouteDef]:
     return [
         # the names of the POSTs are their rate limits' (gateway/ratelimit.py)
@@ -168,4 +186,5 @@ def routes() -> list[web.RouteDef]:
         web.post("/api/tables/{table_id}/bots", fill_bots, name="bots"),
         web.post("/api/tables/{table_id}/start", start, name="start"),
         web.get("/api/my-tables", my_tables),
+        web.get("/api/rulesets", get_rulesets),
     ]
