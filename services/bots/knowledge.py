@@ -38,8 +38,6 @@ from services.rules.rulesets import Ruleset, make_ruleset
 from services.rules.state import State
 from services.rules.views import view
 
-PHASES = ("normal", "drawn", "burned", "choose", "bounce")
-
 
 @dataclass(frozen=True, slots=True)
 class SeatKnowledge:
@@ -56,7 +54,7 @@ class SeatKnowledge:
     top: int
     follow: int
     pending: int
-    phase: str
+    phase: str  # a ``Phase`` word
     stock: int  # size
     discard: tuple[int, ...]  # the public pile, bottom first (its last card is ``top``)
     missed_call: int  # the seat that may be challenged, or -1

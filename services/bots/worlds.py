@@ -28,12 +28,13 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from services.bots.knowledge import PHASES, SeatKnowledge, rules, unseen
+from services.bots.knowledge import SeatKnowledge, rules, unseen
 from services.rules.actions import BURN, CHALLENGE, CHALLENGE_WILD, DOUBLE, DRAW, PASS, PLAY, QUICK, Action
 from services.rules.cards import R9, V_PLUS2, WILD
 from services.rules.engine import apply, legal_actions
+from services.rules.phases import Pending, Phase
 from services.rules.rulesets import Colors108
-from services.rules.state import DRAWN, NINE, PLUS2, SEVEN, WILD4, State
+from services.rules.state import State
 
 EVAL_POWER = 2  # a round cut short is valued by each hand's 1 / (1 + cards) ** EVAL_POWER
 
@@ -53,19 +54,19 @@ class World:
         return World(t, tuple(unseen(k)), others)
 
 
-def _pending_kind(k: SeatKnowledge) -> int:
+def _pending_kind(k: SeatKnowledge) -> Pending:
     if not k.pending:
-        return 0
+        return Pending.NONE
     if isinstance(rules(k), Colors108):
-        return PLUS2 if k.top & 15 == V_PLUS2 else WILD4
+        return Pending.PLUS2 if k.top & 15 == V_PLUS2 else Pending.WILD4
     if rules(k).nine_draws and k.top & 15 == R9:
-        return NINE
-    return SEVEN
+        return Pending.NINE
+    return Pending.SEVEN
 
 
 def _drawn_card(k: SeatKnowledge) -> int:
     """The card this seat drew this turn, as far as it matters: the one its legal plays show."""
-    if PHASES.index(k.phase) != DRAWN or not k.hand:
+    if k.phase != Phase.DRAWN.word or not k.hand:
         return -1
     plays = [a.card for a in k.legal if a.kind == PLAY]
     return plays[0] if plays else k.hand[-1]
@@ -81,14 +82,14 @@ def _template(k: SeatKnowledge) -> State:
     s.discard = list(k.discard)
     s.turn, s.direction, s.follow = k.turn, k.direction, k.follow
     s.pending, s.pending_kind = k.pending, _pending_kind(k)
-    s.chain = k.pending // 2 if s.pending_kind == SEVEN else 0
-    s.phase = PHASES.index(k.phase)
+    s.chain = k.pending // 2 if s.pending_kind == Pending.SEVEN else 0
+    s.phase = Phase.from_word(k.phase)
     s.drawn_card = _drawn_card(k)
     s.opening = rs.has_burns and len(k.discard) == 1 and all(
         n == rs.hand_size for n, a in zip(k.hand_sizes, k.in_round, strict=True) if a)
-    s.burn_announced = k.phase == "burned" and not any(a.announce for a in k.legal)
+    s.burn_announced = s.phase == Phase.BURNED and not any(a.announce for a in k.legal)
     s.mau_offender, s.mau_guard = k.missed_call, k.turn
-    if s.pending_kind == WILD4:
+    if s.pending_kind == Pending.WILD4:
         s.w4_seat = s.previous_seat(k.turn)
     s.finisher = next((i for i in range(k.players) if k.in_round[i] and not k.hand_sizes[i]), -1)
     s.dealer = k.dealer
@@ -110,7 +111,7 @@ def sample_world(k: SeatKnowledge, rng: random.Random, world: World) -> State:
         at += n
     s.stock = pool[at:]
     s.seed = f"{rng.getrandbits(256):064x}"
-    if s.pending_kind == WILD4:
+    if s.pending_kind == Pending.WILD4:
         s.w4_bluff = _was_bluff(s)
     return s
 

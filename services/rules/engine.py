@@ -35,9 +35,10 @@ from services.rules.actions import (
 )
 from services.rules.cards import FRENCH, R8, WILD
 from services.rules.errors import BadRequest, CardNotInHand, IllegalAction, IllegalCard, NotYourTurn, RoundOver
+from services.rules.phases import BOUNCE, BURNED, DRAWN, NORMAL, WILD4, Pending, Phase
+from services.rules.phases import CHOOSE as CHOOSING
 from services.rules.rulesets import AUTOMATIC, CHALLENGE_MODE, NEXT_PLAYER, Ruleset, make_ruleset
-from services.rules.state import BOUNCE, BURNED, DRAWN, NORMAL, WILD4, State
-from services.rules.state import CHOOSE as CHOOSING
+from services.rules.state import State
 
 __all__ = ["FRENCH", "State", "action_to_dict", "apply", "check", "legal_actions", "new_match", "start_round"]
 
@@ -340,7 +341,7 @@ def _play(s: State, seat: int, card: int, choose: int, announce: str | None) -> 
     _after_card(s, seat, nxt, phase, ok, opens_quick=rs.has_burns and not rs.special(card))
 
 
-def _after_card(s: State, seat: int, nxt: int, phase: int, announced: bool, opens_quick: bool) -> None:
+def _after_card(s: State, seat: int, nxt: int, phase: Phase, announced: bool, opens_quick: bool) -> None:
     """Penalty or challenge window for a missed call, then hand the turn over."""
     rs = s.rs
     if not announced and rs.announce_mode == AUTOMATIC:
@@ -360,7 +361,7 @@ def _after_card(s: State, seat: int, nxt: int, phase: int, announced: bool, open
         s.quick_from = seat
 
 
-def _end_turn(s: State, nxt: int, phase: int) -> None:
+def _end_turn(s: State, nxt: int, phase: Phase) -> None:
     ender = s.turn
     if s.mau_offender >= 0 and s.mau_guard == ender and s.rs.announce_mode == CHALLENGE_MODE:
         s.mau_offender = -1
@@ -379,7 +380,8 @@ def _draw(s: State, seat: int) -> None:
     s.opening = False
     if s.pending:
         k = s.pending
-        s.pending = s.pending_kind = s.chain = 0
+        s.pending = s.chain = 0
+        s.pending_kind = Pending.NONE
         s.w4_seat = -1
         got = s.draw(seat, k)
         if s.finisher >= 0 and s.rs.announce_mode == AUTOMATIC:
@@ -429,7 +431,8 @@ def _challenge(s: State, target: int) -> None:
 
 
 def _challenge_wild(s: State, seat: int) -> None:
-    s.pending = s.pending_kind = s.chain = 0
+    s.pending = s.chain = 0
+    s.pending_kind = Pending.NONE
     bluffer = s.w4_seat
     s.w4_seat = -1
     if s.w4_bluff:
@@ -506,7 +509,8 @@ def _finish(s: State, winner: int, blocked: bool = False) -> None:
     s.round_over = True
     s.turn = -1
     s.round_winner = winner
-    s.pending = s.pending_kind = s.chain = 0
+    s.pending = s.chain = 0
+    s.pending_kind = Pending.NONE
     s.quick_from = s.mau_offender = s.finisher = -1
     s.phase = NORMAL
     pts = rs.score_round(s, winner, blocked)

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from services.rules.phases import Pending, Phase
 from services.rules.rulesets import make_ruleset
 from services.rules.state import State
 
-_INTS = ("turn", "direction", "follow", "pending", "pending_kind", "chain", "phase", "last_player", "quick_from",
+_INTS = ("turn", "direction", "follow", "pending", "chain", "last_player", "quick_from",
          "mau_offender", "mau_guard", "w4_seat", "finisher", "stuck", "dealer", "first", "rounds_played",
          "round_winner", "reshuffles")
 _BOOLS = ("opening", "burn_announced", "w4_bluff", "double_points", "round_over", "match_over")
@@ -30,6 +31,7 @@ def to_record(s: State) -> dict[str, Any]:
                          "drawn_card": fam.name(s.drawn_card) if s.drawn_card >= 0 else "",
                          "round_points": list(s.round_points or ()), "has_round_points": s.round_points is not None,
                          "seed": s.seed or ""}
+    r["phase"], r["pending_kind"] = int(s.phase), int(s.pending_kind)
     for k in _INTS:
         r[k] = getattr(s, k)
     for k in _BOOLS:
@@ -51,6 +53,7 @@ def from_record(r: dict[str, Any]) -> State:
     s.drawn_card = fam.parse(r["drawn_card"]) if r.get("drawn_card") else -1
     s.round_points = [int(x) for x in r["round_points"]] if r.get("has_round_points") else None
     s.seed = r.get("seed") or None
+    s.phase, s.pending_kind = Phase(int(r["phase"])), Pending(int(r["pending_kind"]))
     for k in _INTS:
         setattr(s, k, int(r[k]))
     for k in _BOOLS:

@@ -36,7 +36,8 @@ from services.rules.cards import (
     colors_deck,
     french_deck,
 )
-from services.rules.state import BOUNCE, CHOOSE, NINE, NORMAL, PLUS2, SEVEN, WILD4, State
+from services.rules.phases import BOUNCE, CHOOSE, NINE, NORMAL, PLUS2, SEVEN, WILD4, Phase
+from services.rules.state import State
 
 
 class OptionError(ValueError):
@@ -141,7 +142,7 @@ class Ruleset:
         """Those of ``cards`` that may be played on the table as it is (a normal turn)."""
         raise NotImplementedError
 
-    def effect(self, s: State, seat: int, card: int, choose: int) -> tuple[int, int]:
+    def effect(self, s: State, seat: int, card: int, choose: int) -> tuple[int, Phase]:
         """Apply a played card that does not end the round; return the next seat and its phase."""
         raise NotImplementedError
 
@@ -211,7 +212,7 @@ class French(Ruleset):
     def may_answer_seven(self, s: State) -> bool:
         return self.seven_stacking
 
-    def effect(self, s: State, seat: int, card: int, choose: int) -> tuple[int, int]:
+    def effect(self, s: State, seat: int, card: int, choose: int) -> tuple[int, Phase]:
         r = card & 15
         s.follow = choose if r == RJ and choose >= 0 else card >> 4
         if r == R7:
@@ -225,7 +226,7 @@ class French(Ruleset):
             s.pending_kind = NINE
         return s.next_seat(seat), NORMAL
 
-    def eight(self, s: State, seat: int) -> tuple[int, int]:
+    def eight(self, s: State, seat: int) -> tuple[int, Phase]:
         nxt = s.next_seat(seat)
         if self.eight_bounce:
             return nxt, BOUNCE
@@ -297,7 +298,7 @@ class Classic52(French):
             s.turn = s.dealer
             s.follow = -1
 
-    def effect(self, s: State, seat: int, card: int, choose: int) -> tuple[int, int]:
+    def effect(self, s: State, seat: int, card: int, choose: int) -> tuple[int, Phase]:
         if card & 15 == RA and self.ace != "none":
             s.follow = card >> 4
             if self.ace == "skip_all":
@@ -360,7 +361,7 @@ class Candeias(French):
     def starter_effect(self, s: State) -> None:
         s.opening = True
 
-    def effect(self, s: State, seat: int, card: int, choose: int) -> tuple[int, int]:
+    def effect(self, s: State, seat: int, card: int, choose: int) -> tuple[int, Phase]:
         r = card & 15
         if r == RA:
             s.follow = card >> 4
@@ -453,7 +454,7 @@ class Colors108(Ruleset):
         top = s.discard[-1] & 15
         return [c for c in cards if c >> 4 == follow or c & 15 == top or c >> 4 == WILD]
 
-    def effect(self, s: State, seat: int, card: int, choose: int) -> tuple[int, int]:
+    def effect(self, s: State, seat: int, card: int, choose: int) -> tuple[int, Phase]:
         v = card & 15
         if card >> 4 == WILD:
             if v == V_WILD4:

@@ -9,20 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from services.rules.phases import Pending, Phase
 from services.rules.shuffle import shuffled
 
 if TYPE_CHECKING:
     from services.rules.rulesets import Ruleset
-
-# Phases of the seat on turn
-NORMAL = 0  # start of a turn
-DRAWN = 1  # drew this turn; may play what the ruleset allows after a draw, or pass
-BURNED = 2  # candeias: burned; may play one continuation card, pass, or draw when it has none
-CHOOSE = 3  # classic52: the dealer chooses the suit for a Jack starter
-BOUNCE = 4  # eight_bounce: skipped by an 8; may play another 8 or pass
-
-# Kinds of pending draw
-SEVEN, PLUS2, WILD4, NINE = 1, 2, 3, 4
 
 _SLOTS = (
     "rs", "n", "active", "hands", "stock", "discard", "turn", "direction", "follow",
@@ -54,9 +45,9 @@ class State:
     direction: int
     follow: int
     pending: int
-    pending_kind: int
+    pending_kind: Pending
     chain: int
-    phase: int
+    phase: Phase
     drawn_card: int
     last_player: int
     quick_from: int
@@ -108,8 +99,9 @@ class State:
         self.turn = -1
         self.direction = 1
         self.follow = -1
-        self.pending = self.pending_kind = self.chain = 0
-        self.phase = NORMAL
+        self.pending = self.chain = 0
+        self.pending_kind = Pending.NONE
+        self.phase = Phase.NORMAL
         self.drawn_card = self.last_player = self.quick_from = -1
         self.opening = self.burn_announced = False
         self.mau_offender = self.mau_guard = self.w4_seat = -1

@@ -50,7 +50,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
     v["dealer"] = s.dealer
     v["rounds_played"] = s.rounds_played
     v["missed_call"] = s.mau_offender if s.mau_offender >= 0 else None
-    v["phase"] = ("normal", "drawn", "burned", "choose", "bounce")[s.phase]
+    v["phase"] = s.phase.word
     if s.round_over:
         v["revealed_hands"] = [fam.names(h) for h in s.hands]
     if seat is not None and 0 <= seat < s.n:
