@@ -42,7 +42,7 @@ from services.rules.actions import (
     QUICK,
     Action,
 )
-from services.rules.cards import R7, R8, RA, RK, V_PLUS2, V_REV, V_SKIP, V_WILD4, WILD
+from services.rules.cards import WILD, rank
 from services.rules.engine import apply, check
 from services.rules.errors import RuleError
 
@@ -89,12 +89,7 @@ def suit_counts(k: SeatKnowledge) -> list[int]:
 
 def _attack(k: SeatKnowledge, card: int) -> int:
     """A bonus for cards that hurt an opponent (make them draw or lose a turn)."""
-    r = card & 15
-    if k.ruleset == "colors108":
-        return {V_SKIP: 10, V_PLUS2: 12, V_REV: 4}.get(r, 0)
-    if k.ruleset == "candeias":
-        return {R7: 12, R8: 10, RA: 8, RK: 6}.get(r, 0)
-    return {R7: 12, R8: 10}.get(r, 0)
+    return rules(k).attacks.get(rank(card), 0)
 
 
 def bluff_odds(k: SeatKnowledge) -> float:
@@ -150,7 +145,7 @@ def _play_score(k: SeatKnowledge, a: Action, counts: list[int]) -> float:
         return 10_000.0
     if rs.chooses[card]:
         value = 40.0 + 3 * (counts[a.choose] if a.choose >= 0 else 0)
-        if card & 15 == V_WILD4 and k.ruleset == "colors108":
+        if rs.challengeable(card):
             value += -25.0 if k.follow >= 0 and counts[k.follow] else 10.0
         return value
     same_suit = counts[card >> 4] - 1 if card >> 4 < 4 else 0

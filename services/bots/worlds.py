@@ -30,10 +30,9 @@ from dataclasses import dataclass
 
 from services.bots.knowledge import SeatKnowledge, rules, unseen
 from services.rules.actions import BURN, CHALLENGE, CHALLENGE_WILD, DOUBLE, DRAW, PASS, PLAY, QUICK, Action
-from services.rules.cards import R9, V_PLUS2, WILD
+from services.rules.cards import WILD
 from services.rules.engine import apply, legal_actions
 from services.rules.phases import Pending, Phase
-from services.rules.rulesets import Colors108
 from services.rules.state import State
 
 EVAL_POWER = 2  # a round cut short is valued by each hand's 1 / (1 + cards) ** EVAL_POWER
@@ -54,16 +53,6 @@ class World:
         return World(t, tuple(unseen(k)), others)
 
 
-def _pending_kind(k: SeatKnowledge) -> Pending:
-    if not k.pending:
-        return Pending.NONE
-    if isinstance(rules(k), Colors108):
-        return Pending.PLUS2 if k.top & 15 == V_PLUS2 else Pending.WILD4
-    if rules(k).nine_draws and k.top & 15 == R9:
-        return Pending.NINE
-    return Pending.SEVEN
-
-
 def _drawn_card(k: SeatKnowledge) -> int:
     """The card this seat drew this turn, as far as it matters: the one its legal plays show."""
     if k.phase != Phase.DRAWN.word or not k.hand:
@@ -81,7 +70,7 @@ def _template(k: SeatKnowledge) -> State:
     s.hands[k.seat] = list(k.hand)
     s.discard = list(k.discard)
     s.turn, s.direction, s.follow = k.turn, k.direction, k.follow
-    s.pending, s.pending_kind = k.pending, _pending_kind(k)
+    s.pending, s.pending_kind = k.pending, rs.pending_kind(k.top) if k.pending else Pending.NONE
     s.chain = k.pending // 2 if s.pending_kind == Pending.SEVEN else 0
     s.phase = Phase.from_word(k.phase)
     s.drawn_card = _drawn_card(k)

@@ -90,16 +90,17 @@ def evolve(s: State, e: Event) -> State:
 def deal(s: State, seed: str, table_id: str, round_no: int, dealer: int | None = None) -> RoundDealt:
     """The deal of the next round from ``seed`` (hex), as documented in docs/shuffle.md.
 
-    The dealer moves one seat each round; the first player is the seat after the dealer
-    (colors108: drawn from the seed). Cards are dealt one at a time from the top of the
-    shuffled deck, starting with the first player; the next card is the starter.
+    The dealer moves one seat each round; the first player is the seat after the dealer,
+    or drawn from the seed where the ruleset says so (``random_first``). Cards are dealt one
+    at a time from the top of the shuffled deck, starting with the first player; the next
+    card is the starter.
     """
     rs = s.rs
     n = s.n
     if dealer is None:
         dealer = round_no % n
     seats = [i for i in range(n) if not s.tiebreak or s.match_over or i in s.tiebreak]
-    if rs.name == "colors108":
+    if rs.random_first:
         first = seats[choice_index(len(seats), seed, "first")]
     else:
         first = min(seats, key=lambda i: (i - dealer - 1) % n)

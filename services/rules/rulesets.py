@@ -31,12 +31,13 @@ from services.rules.cards import (
     V_REV,
     V_SKIP,
     V_WILD4,
+    W4,
     WILD,
     Family,
     colors_deck,
     french_deck,
 )
-from services.rules.phases import BOUNCE, CHOOSE, NINE, NORMAL, PLUS2, SEVEN, WILD4, Phase
+from services.rules.phases import BOUNCE, CHOOSE, NINE, NORMAL, PLUS2, SEVEN, WILD4, Pending, Phase
 from services.rules.state import State
 
 
@@ -74,6 +75,9 @@ class Ruleset:
     scoring = True  # False: each round is a match of its own, no points
     lowest_wins = False
     late_join_rounds = 0  # newcomers may join between rounds while fewer rounds than this were played
+    random_first = False  # the first player of a round is drawn from its seed, not the seat after the dealer
+    # How much playing a card of each rank hurts the other players (the bots' bonus for attacking)
+    attacks: ClassVar[dict[int, int]] = {}
     extra_options: ClassVar[dict[str, tuple[Any, ...] | None]] = {}
     defaults: ClassVar[dict[str, Any]] = {}
 
@@ -132,6 +136,14 @@ class Ruleset:
 
     def starter_effect(self, s: State) -> None:
         """Apply the starter's effect to the first player (``s.turn`` is the first player)."""
+
+    def pending_kind(self, top: int) -> Pending:
+        """The kind of draw that is pending while ``top`` lies on the pile (a chain's last card)."""
+        return Pending.NONE
+
+    def challengeable(self, card: int) -> bool:
+        """Whether the next player may challenge ``card`` as a bluff (a wild draw four)."""
+        return False
 
     # --- play -----------------------------------------------------------------------
 
@@ -195,6 +207,7 @@ class French(Ruleset):
     """What the French-suited tables share: Jacks choose, 7s chain, 8s skip."""
 
     low_rank = 0
+    attacks: ClassVar[dict[int, int]] = {R7: 12, R8: 10}
 
     def deck(self, seats: int) -> list[int]:
         return french_deck(self.low_rank)
@@ -211,6 +224,9 @@ class French(Ruleset):
 
     def may_answer_seven(self, s: State) -> bool:
         return self.seven_stacking
+
+    def pending_kind(self, top: int) -> Pending:
+        return NINE if self.nine_draws and top & 15 == R9 else SEVEN
 
     def effect(self, s: State, seat: int, card: int, choose: int) -> tuple[int, Phase]:
         r = card & 15
@@ -338,6 +354,7 @@ class Candeias(French):
     lowest_wins = True
     late_join_rounds = 2
     rounds = 5
+    attacks: ClassVar[dict[int, int]] = {R7: 12, R8: 10, RA: 8, RK: 6}
     _special_ranks = frozenset((RA, R7, R8, RJ, RQ, RK))
 
     def configure(self, opts: dict[str, Any]) -> None:
@@ -409,6 +426,8 @@ class Colors108(Ruleset):
     max_seats = 10
     default_hand = 7
     announce_mode = NEXT_PLAYER
+    random_first = True
+    attacks: ClassVar[dict[int, int]] = {V_SKIP: 10, V_PLUS2: 12, V_REV: 4}
     extra_options: ClassVar[dict[str, tuple[Any, ...] | None]] = {"quick": (True, False), "teams": (True, False)}
 
     def configure(self, opts: dict[str, Any]) -> None:
@@ -444,6 +463,12 @@ class Colors108(Ruleset):
         elif v == V_REV:
             s.direction = -1
             s.turn = s.next_seat(s.turn)
+
+    def pending_kind(self, top: int) -> Pending:
+        return PLUS2 if top & 15 == V_PLUS2 else WILD4
+
+    def challengeable(self, card: int) -> bool:
+        return card == W4
 
     def playable_cards(self, s: State, cards: Iterable[int]) -> list[int]:
         if s.pending:
