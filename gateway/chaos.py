@@ -33,8 +33,7 @@ from sqlalchemy import select
 
 from gateway.loadclient import Tab, Tally
 from gateway.loadtest import Measure, Plan, Progress, Table, play, play_table, unlimited
-from services.table.domain import Table as Folded
-from services.table.domain import evolve
+from services.table import repository
 from services.table.projections import directory, engine
 from services.table.store import EventStore
 from services.up import Child, running_platform
@@ -103,17 +102,15 @@ async def _check_streams(nats_url: str, tables: list[Table], tally: Tally) -> Re
     nc = await nats.connect(nats_url)
     try:
         store = EventStore(nc.jetstream())
+        folding = repository.tables(store, cache_size=0)
         for t in tables:
             stored = await store.read(t.table)
             seqs = {s.seq for s in stored}
             record.lost += len(tally.acked.get(t.table, set()) - seqs)
             commands = Counter(s.batch.events[0].command_id for s in stored if s.batch.events)
             record.doubled += sum(n - 1 for n in commands.values() if n > 1)
-            folded = Folded(t.table)
             try:
-                for s in stored:
-                    for ev in s.batch.events:
-                        evolve(folded, s.seq, ev)
+                await folding.get(t.table)
             except Exception:
                 record.half_done += 1
             record.last[t.table] = stored[-1].seq if stored else 0

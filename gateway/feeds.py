@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import logging
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -25,12 +25,17 @@ from nats.aio.subscription import Subscription
 
 from maumau.v1 import chat_pb2, events_pb2
 from services.chat.store import subject as chat_subject
-from services.table.domain import Table, evolve
+from services.table.domain import Table
+from services.table.repository import tables
 from services.table.store import EventStore, Stored, live_subject
 
 log = logging.getLogger("maumau.gateway")
 CATCH_UP_CONCURRENCY = 32
+REPLAYED = 200  # batches a reconnecting socket is sent one by one; past that, the whole state
 CONNECTION_CHECK_SECONDS = 1.0
+
+
+Framer = Callable[[Table, int, events_pb2.EventBatch], dict[str, Any]]  # a batch as one viewer sees it
 
 
 class UnknownTable(Exception):
@@ -65,7 +70,7 @@ class Feeds:
     opening: weakref.WeakValueDictionary[str, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
 
     def __post_init__(self) -> None:
-        self.store = EventStore(self.nc.jetstream())
+        self.tables = tables(EventStore(self.nc.jetstream()), cache_size=0)  # the feeds hold their own
 
     async def watch(self, table_id: str, watcher: Watcher) -> Feed:
         """The table's feed with ``watcher`` among its watchers (raises UnknownTable)."""
@@ -90,7 +95,7 @@ class Feeds:
             await _unsubscribe(feed)
 
     async def _open(self, table_id: str) -> Feed:
-        feed = Feed(table_id, Table(table_id))
+        feed = Feed(table_id, self.tables.new(table_id))
         async with feed.lock:
             await self._catch_up(feed)
         if feed.table.status == "none":
@@ -127,16 +132,16 @@ class Feeds:
             if before != feed.table.seq:  # missed one: the stream has it
                 await self._catch_up(feed)
                 return
-            await self._apply(feed, Stored(seq, events_pb2.EventBatch.FromString(msg.data)))
+            stored = Stored(seq, events_pb2.EventBatch.FromString(msg.data))
+            self.tables.apply(feed.table, stored)
+            await self._hand_out(feed, stored)
 
     async def _catch_up(self, feed: Feed) -> None:
-        for stored in await self.store.read(feed.table_id, feed.table.seq):
-            await self._apply(feed, stored)
+        async for stored in self.tables.catch_up(feed.table):
+            await self._hand_out(feed, stored)
 
-    async def _apply(self, feed: Feed, stored: Stored) -> None:
-        """Fold one batch and hand it to every watcher while the table is as it left it."""
-        for ev in stored.batch.events:
-            evolve(feed.table, stored.seq, ev)
+    async def _hand_out(self, feed: Feed, stored: Stored) -> None:
+        """Hand a batch just folded to every watcher, while the table is as it left it."""
         for w in list(feed.watchers):
             try:
                 await w.on_batch(feed, stored.seq, stored.batch)
@@ -165,23 +170,18 @@ class Feeds:
                 seen = self.nc.stats["reconnects"]
                 await self.catch_up_all()
 
-    async def replay(self, table_id: str, since: int, until: int, emit: Callable[[Table, int, events_pb2.EventBatch],
-                                                                               Awaitable[None]]) -> bool:
-        """Emit the batches after ``since`` up to ``until``, each with the table as it was after it.
+    async def replay(self, table_id: str, since: int, until: int, frame: Framer) -> list[dict[str, Any]] | None:
+        """The frames of the batches after ``since`` up to ``until``, each made with the table as it was after it.
 
-        False when too many were missed (the caller sends the whole state instead).
+        None when too many were missed (the caller sends the whole state instead).
         """
-        stored = await self.store.read(table_id, 0, until=until)
-        missed = [s for s in stored if s.seq > since]
-        if len(missed) > 200 or not missed:
-            return not missed
-        t = Table(table_id)
-        for s in stored:
-            for ev in s.batch.events:
-                evolve(t, s.seq, ev)
-            if s.seq > since:
-                await emit(t, s.seq, s.batch)
-        return True
+        frames: list[dict[str, Any]] = []
+        async for t, stored in self.tables.history(table_id, until):
+            if stored.seq > since:
+                if len(frames) == REPLAYED:
+                    return None
+                frames.append(frame(t, stored.seq, stored.batch))
+        return frames
 
 
 @contextlib.asynccontextmanager

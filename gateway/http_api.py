@@ -21,12 +21,13 @@ from maumau.v1 import table_pb2
 from services.rules.catalog import catalog
 from services.rules.wire import option_to_pb
 from services.table.client import send
-from services.table.domain import Table, evolve
+from services.table.domain import Status, Table
 from services.table.projections import directory, seats
-from services.table.store import EventStore
+from services.table.repository import Repository
 
 NATS_KEY = web.AppKey("nats", NATS)
 DB_KEY = web.AppKey("db", AsyncEngine)
+TABLES_KEY: web.AppKey[Repository[Table]] = web.AppKey("tables")
 
 
 def json_error(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> web.HTTPException:
@@ -114,11 +115,8 @@ async def create_table(request: web.Request) -> web.Response:
 
 async def get_table(request: web.Request) -> web.Response:
     table_id = request.match_info["table_id"]
-    t = Table(table_id)
-    for stored in await EventStore(request.app[NATS_KEY].jetstream()).read(table_id):
-        for ev in stored.batch.events:
-            evolve(t, stored.seq, ev)
-    if t.status == "none":
+    t = await request.app[TABLES_KEY].get(table_id)
+    if t.status == Status.NONE:
         raise json_error(404, "unknown_table", f"there is no table {table_id!r}")
     return web.json_response({"table_id": table_id, "ruleset": t.ruleset, "options": t.options, "seats": t.capacity,
                               "status": t.status, "players": [{"name": p.name, "bot": p.bot} for p in t.players],

@@ -12,7 +12,7 @@ from aiohttp import web
 
 from gateway import headers, ratelimit
 from gateway.feeds import Feeds, following
-from gateway.http_api import DB_KEY, NATS_KEY, bearer, identity_or_401, routes
+from gateway.http_api import DB_KEY, NATS_KEY, TABLES_KEY, bearer, identity_or_401, routes
 from gateway.identity import clean_name
 from gateway.ratelimit import client_address, group
 from gateway.ws import Sockets, serve_socket
@@ -21,11 +21,13 @@ from services.runtime import tracing
 from services.runtime.lifecycle import connect, nats_answers, setup_logging
 from services.runtime.settings import Settings
 from services.table.projections import engine
+from services.table.repository import tables
 from services.table.store import EventStore
 
 log = logging.getLogger("maumau.gateway")
 STATIC = Path(__file__).parent / "static"
 FEEDS_KEY = web.AppKey("feeds", Feeds)
+TABLES_CACHED = 1_000  # tables the HTTP API looked at lately
 ORIGINS_KEY = web.AppKey("origins", frozenset[str])
 SOCKETS_KEY = web.AppKey("sockets", Sockets)
 PROXIES_KEY = web.AppKey("trusted_proxies", int)
@@ -132,6 +134,7 @@ def make_app(cfg: Settings, origins: frozenset[str]) -> web.Application:
         await ensure_chat_stream(nc.jetstream(), replicas=cfg.stream_replicas)
         app[NATS_KEY] = nc
         app[FEEDS_KEY] = feeds = Feeds(nc)
+        app[TABLES_KEY] = tables(EventStore(nc.jetstream()), TABLES_CACHED)
         try:
             async with following(feeds):
                 yield

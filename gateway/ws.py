@@ -172,15 +172,14 @@ class Socket:
             log.exception("table %s could not be followed", table_id)
             raise FrameError("unavailable", "the table cannot be followed right now; subscribe again") from None
         self.tables.add(table_id)
-        resumed = False
+        missed = None
         if isinstance(since, int) and not isinstance(since, bool) and 0 < since <= feed.table.seq:
-
-            async def emit(t: Any, seq: int, batch: events_pb2.EventBatch) -> None:
-                self.send(events_frame(t, seq, batch, self.identity))
-
-            resumed = await self.feeds.replay(table_id, since, feed.table.seq, emit)
-        if not resumed:
+            missed = await self.feeds.replay(table_id, since, feed.table.seq,
+                                             lambda t, seq, batch: events_frame(t, seq, batch, self.identity))
+        if missed is None:
             self.send(state_frame(feed.table, self.identity))
+        for frame in missed or ():
+            self.send(frame)
         lines = [chat_line(x) for x in await history(self.nc.jetstream(), table_id)]
         self.send({"type": "chat", "table": table_id, "lines": lines})
 

@@ -27,9 +27,10 @@ from services.rules.wire import action_to_pb
 from services.runtime.consuming import consume
 from services.table.client import send
 from services.table.domain import Table
-from services.table.folding import TableFolder
+from services.table.repository import tables
 from services.table.store import STREAM, SUBJECTS, EventStore, previous_seq
 
+FOLDED = 2000  # tables kept folded between their batches
 log = logging.getLogger("maumau.bots")
 DURABLE = "bots"
 
@@ -61,7 +62,7 @@ class BotsService:
 
     def __post_init__(self) -> None:
         self.js = self.nc.jetstream()
-        self.folder = TableFolder(EventStore(self.js))
+        self.folder = tables(EventStore(self.js), FOLDED)
         self.rng = random.Random(self.seed)
 
     async def run(self) -> None:

@@ -1,10 +1,11 @@
 """The chat service: lines in over NATS request/reply, out to the table's chat subject.
 
 Any replica answers any table (one queue group). Who may write is decided from the table's
-own event stream: the replica folds the table (``services.table.domain.evolve``), keeps it
-in an LRU cache and catches it up from the stream before every line (one direct get when
-nothing changed), so a player who just joined may write at once, one who left may not, and
-a line names the seat the writer holds now (seats move when someone leaves a lobby).
+own event stream: the replica folds who is seated (``services.chat.seating``, not the game)
+through a repository that caches it and catches it up from the stream before every line
+(one direct get when nothing changed), so a player who just joined may write at once, one
+who left may not, and a line names the seat the writer holds now (seats move when someone
+leaves a lobby).
 """
 
 from __future__ import annotations
@@ -25,10 +26,11 @@ from opentelemetry import trace
 
 from maumau.v1 import chat_pb2, table_pb2
 from services.chat import store
+from services.chat.seating import seatings
 from services.chat.text import clean
 from services.runtime import tracing
 from services.runtime.requests import answer
-from services.table.domain import Refused, Table, evolve
+from services.table.domain import Refused
 from services.table.store import EventStore
 
 log = logging.getLogger("maumau.chat")
@@ -85,7 +87,6 @@ class ChatService:
     tables: EventStore
     settings: Settings = field(default_factory=Settings)
     clock: Callable[[], float] = time.time
-    cache: OrderedDict[str, Table] = field(default_factory=OrderedDict)
     recent: OrderedDict[tuple[str, str], chat_pb2.ChatPosted] = field(default_factory=OrderedDict)
     stats: Counter[str] = field(default_factory=Counter)  # posted, refused, duplicates
     answering: asyncio.Event = field(default_factory=asyncio.Event)  # readiness: subscribed to the commands
@@ -94,17 +95,7 @@ class ChatService:
 
     def __post_init__(self) -> None:
         self.rate = RateLimit(self.settings.rate_count, self.settings.rate_seconds)
-
-    async def table(self, table_id: str) -> Table:
-        """The table as its stream has it now (cached, caught up)."""
-        t = self.cache.pop(table_id, None) or Table(table_id)
-        for s in await self.tables.read(table_id, t.seq):  # if this fails, the half-folded table is dropped
-            for ev in s.batch.events:
-                evolve(t, s.seq, ev)
-        self.cache[table_id] = t
-        while len(self.cache) > self.settings.cache_size:
-            self.cache.popitem(last=False)
-        return t
+        self.seatings = seatings(self.tables, self.settings.cache_size)
 
     async def handle(self, cmd: chat_pb2.ChatCommand, headers: dict[str, str] | None = None) -> chat_pb2.ChatReply:
         lock = self.locks.get(cmd.table_id)
@@ -136,8 +127,8 @@ class ChatService:
             raise Refused("empty", "the line has nothing to say")
         if len(text) > limit:
             raise Refused("too_long", f"a line has at most {limit} characters")
-        t = await self.table(cmd.table_id)
-        if t.status == "none":
+        t = await self.seatings.get(cmd.table_id)
+        if not t.exists:
             raise Refused("unknown_table", f"there is no table {cmd.table_id!r}")
         seat = t.seat_of(cmd.actor)
         if seat < 0:
@@ -147,7 +138,7 @@ class ChatService:
         if not self.rate.allow(key, now):
             s = self.settings
             raise Refused("too_fast", f"at most {s.rate_count} lines every {s.rate_seconds:g} seconds; wait a moment")
-        line = chat_pb2.ChatLine(table_id=cmd.table_id, seat=seat, name=t.players[seat].name or cmd.actor_name,
+        line = chat_pb2.ChatLine(table_id=cmd.table_id, seat=seat, name=t.names[seat] or cmd.actor_name,
                                  text=text, command_id=cmd.command_id)
         line.time.FromNanoseconds(int(now * 1e9))
         try:

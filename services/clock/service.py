@@ -29,9 +29,10 @@ from maumau.v1 import events_pb2
 from services.clock.timers import Durations, Timer, timers
 from services.runtime.consuming import consume
 from services.table.client import send
-from services.table.folding import TableFolder
+from services.table.repository import tables
 from services.table.store import STREAM, SUBJECTS, EventStore, previous_seq
 
+FOLDED = 2000  # tables kept folded between their batches
 log = logging.getLogger("maumau.clock")
 BUCKET = "CLOCK"
 DURABLE = "clock"
@@ -60,7 +61,7 @@ class ClockService:
 
     def __post_init__(self) -> None:
         self.js = self.nc.jetstream()
-        self.folder = TableFolder(EventStore(self.js))
+        self.folder = tables(EventStore(self.js), FOLDED)
         self.changed = asyncio.Event()
 
     async def bucket(self) -> KeyValue:

@@ -29,8 +29,10 @@ from nats.js.api import StorageType, StreamConfig
 from maumau.v1 import events_pb2, table_pb2
 from services.rules.engine import legal_actions
 from services.rules.wire import action_to_pb
+from services.table import repository
 from services.table.client import send
-from services.table.domain import Table, evolve
+from services.table.domain import Table
+from services.table.store import EventStore, Stored
 from services.up import running_platform
 
 PLAYERS = 4
@@ -126,14 +128,14 @@ def _percentile(sorted_values: list[float], q: float) -> float:
 async def drive(nats_url: str, tables: int, seconds: float, seed: int, rate: float) -> dict[str, float | int]:
     nc = await nats.connect(nats_url)
     mirrors: dict[str, Mirror] = {}
+    folding = repository.tables(EventStore(nc.jetstream()), cache_size=0)
 
     async def on_batch(msg: Msg) -> None:
         mirror = mirrors.get(msg.subject.rsplit(".", 1)[-1])
         if mirror is None:
             return
         mirror.count += 1
-        for ev in events_pb2.EventBatch.FromString(msg.data).events:
-            evolve(mirror.table, mirror.count, ev)
+        folding.apply(mirror.table, Stored(mirror.count, events_pb2.EventBatch.FromString(msg.data)))
         mirror.moved.set()
 
     sub = await nc.subscribe("tables.*", cb=on_batch)

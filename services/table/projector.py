@@ -15,10 +15,10 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from maumau.v1 import events_pb2
 from services.runtime.consuming import consume
-from services.table.domain import Table
-from services.table.folding import TableFolder
+from services.table.domain import Status, Table
 from services.table.projections import PROJECTED, finish, metadata, migrate, position, project
-from services.table.store import STREAM, SUBJECTS, EventStore
+from services.table.repository import tables
+from services.table.store import STREAM, SUBJECTS, EventStore, Stored
 
 log = logging.getLogger("maumau.projector")
 DURABLE = "projector"
@@ -30,7 +30,7 @@ class Projector:
     def __init__(self, js: JetStreamContext, engine: AsyncEngine, cache_size: int = 2000):
         self.js = js
         self.engine = engine
-        self.tables = TableFolder(EventStore(js), cache_size)
+        self.tables = tables(EventStore(js), cache_size)
         self.writing = True  # the last transaction went through: readiness says so
 
     async def apply(self, seq: int, table_id: str, batch: events_pb2.EventBatch) -> bool:
@@ -48,7 +48,9 @@ class Projector:
                     if seq <= last:
                         continue
                     t = await self.tables.before(table_id, seq)
-                    touched[table_id] = (t, await project(conn, t, seq, batch))
+                    was_over = t.status in (Status.OVER, Status.ENDED)
+                    self.tables.apply(t, Stored(seq, batch))
+                    touched[table_id] = (t, await project(conn, t, batch, was_over))
                     last = seq
                     applied += 1
                 if touched:

@@ -13,7 +13,7 @@ import logging
 import secrets
 import time
 import weakref
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -25,9 +25,10 @@ from opentelemetry import trace
 from maumau.v1 import events_pb2, table_pb2
 from services.runtime import tracing
 from services.runtime.requests import answer
-from services.table.domain import Context, Refused, Rules, Table, decide, evolve
+from services.table.domain import Context, Refused, Rules, Table, decide
+from services.table.repository import tables
 from services.table.rules_client import RulesUnavailable
-from services.table.store import Conflict, EventStore
+from services.table.store import Conflict, EventStore, Stored
 
 log = logging.getLogger("maumau.table")
 COMMANDS = "cmd.table.*"
@@ -59,26 +60,12 @@ class TableService:
     clock: Callable[[], float] = time.time
     new_token: Callable[[], str] = lambda: secrets.token_urlsafe(12)
     new_seed: Callable[[], str] = lambda: secrets.token_hex(32)
-    cache: OrderedDict[str, Table] = field(default_factory=OrderedDict)
     stats: Counter[str] = field(default_factory=Counter)  # accepted, refused, conflicts, duplicates
     answering: asyncio.Event = field(default_factory=asyncio.Event)  # readiness: subscribed to the commands
     locks: weakref.WeakValueDictionary[str, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
 
-    async def table(self, table_id: str) -> Table:
-        """The table as the stream has it now (cached, caught up)."""
-        t = self.cache.pop(table_id, None) or Table(table_id)
-        await self._catch_up(t)
-        self.cache[table_id] = t
-        while len(self.cache) > self.settings.cache_size:
-            self.cache.popitem(last=False)
-        return t
-
-    async def _catch_up(self, t: Table) -> bool:
-        stored = await self.store.read(t.table_id, t.seq)
-        for s in stored:
-            for ev in s.batch.events:
-                evolve(t, s.seq, ev)
-        return bool(stored)
+    def __post_init__(self) -> None:
+        self.tables = tables(self.store, self.settings.cache_size)
 
     async def handle(self, cmd: table_pb2.TableCommand,
                      headers: dict[str, str] | None = None) -> table_pb2.CommandReply:
@@ -99,13 +86,13 @@ class TableService:
                          r.code)
                 return table_pb2.CommandReply(refusal=table_pb2.Refusal(code=r.code, message=str(r)))
             except Exception:
-                self.cache.pop(cmd.table_id, None)  # whatever half-folded state there was is not trusted
+                self.tables.forget(cmd.table_id)  # whatever half-folded state there was is not trusted
                 raise
 
     async def _handle(self, cmd: table_pb2.TableCommand) -> table_pb2.CommandReply:
         if not cmd.command_id or not cmd.table_id or not cmd.actor:
             raise Refused("bad_request", "a command needs a command id, a table id and an actor")
-        t = self.cache.get(cmd.table_id) or await self.table(cmd.table_id)
+        t = self.tables.cached(cmd.table_id) or await self.tables.get(cmd.table_id)
         fresh = False
         for _ in range(self.settings.retries):
             if cmd.command_id in t.commands:
@@ -115,7 +102,7 @@ class TableService:
             try:
                 events = await decide(t, cmd, ctx)
             except Refused:
-                if fresh or not await self._catch_up(t):
+                if fresh or not await self.tables.fast_forward(t):
                     raise
                 fresh = True
                 continue
@@ -126,15 +113,14 @@ class TableService:
                 seq, duplicate = await self.store.append(cmd.table_id, batch, t.seq, cmd.command_id, tracing.inject())
             except Conflict:
                 self.stats["conflicts"] += 1
-                await self._catch_up(t)
+                await self.tables.fast_forward(t)
                 fresh = True
                 continue
             if duplicate:
                 self.stats["duplicates"] += 1
-                await self._catch_up(t)
+                await self.tables.fast_forward(t)
                 return _done(t, cmd, [seq])
-            for ev in events:
-                evolve(t, seq, ev)
+            self.tables.apply(t, Stored(seq, batch))
             self.stats["accepted"] += 1
             return _done(t, cmd, [seq])
         raise Refused("conflict_retry_exhausted", "the table kept changing; try again")

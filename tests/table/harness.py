@@ -17,7 +17,8 @@ from maumau.v1 import actions_pb2, table_pb2
 from services.rules.engine import legal_actions
 from services.rules.server import start as start_rules
 from services.rules.wire import action_to_pb
-from services.table.domain import Table, evolve
+from services.table.domain import Table
+from services.table.repository import tables
 from services.table.rules_client import GrpcRules
 from services.table.service import Settings, TableService, command_subject
 from services.table.store import EventStore
@@ -60,11 +61,7 @@ class Platform:
 
     async def table(self, table_id: str) -> Table:
         """The table folded straight from the stream (the truth, not a replica's cache)."""
-        t = Table(table_id)
-        for stored in await self.store.read(table_id):
-            for ev in stored.batch.events:
-                evolve(t, stored.seq, ev)
-        return t
+        return await tables(self.store, cache_size=0).get(table_id)
 
     async def last_seq(self, table_id: str) -> int:
         stored = await self.store.read(table_id)

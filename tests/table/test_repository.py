@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from services.table.domain import Table, evolve
-from services.table.folding import TableFolder
+from services.table.repository import tables
 from tests.table.harness import platform
 
 
@@ -13,7 +13,7 @@ async def test_a_batch_after_a_redelivered_one_is_folded_on_everything_before_it
         for _ in range(3):
             await p.play_one(tid)
         stored = await p.store.read(tid)
-        folder = TableFolder(p.store)
+        folder = tables(p.store)
         for s in stored[:-1]:
             await folder.after(tid, s.seq, s.batch)
         # the batch before the last comes again (not acknowledged in time), then the last one
