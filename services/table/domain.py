@@ -8,7 +8,9 @@ the ``Rules`` port, for everything about the game itself) or raises ``Refused``;
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Protocol
 
 from maumau.v1 import actions_pb2, events_pb2, table_pb2
@@ -32,6 +34,16 @@ class Refused(Exception):
         self.code = code
 
 
+class Status(StrEnum):
+    """Where a table is in its life."""
+
+    NONE = "none"  # nothing happened at this id
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    OVER = "over"  # the match played out: a rematch may follow
+    ENDED = "ended"  # given up, an absence, or expired
+
+
 @dataclass
 class Player:
     identity: str
@@ -49,7 +61,7 @@ class Table:
     invitation: str = ""
     creator: str = ""
     players: list[Player] = field(default_factory=list)
-    status: str = "none"  # none, lobby, playing, over (match played out), ended (gave up, absence, expiry)
+    status: Status = Status.NONE
     match: State | None = None
     match_no: int = 0
     round_no: int = 0  # deals so far at this table: the next deal's number
@@ -116,12 +128,12 @@ async def decide(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[ev
         raise Refused("bad_request", "the command names no action")
     if kind == "create":
         return _create(t, cmd, ctx)
-    if t.status == "none":
+    if t.status == Status.NONE:
         raise Refused("unknown_table", f"there is no table {cmd.table_id!r}")
     if kind == "join":
         return _join(t, cmd, ctx)
     if kind == "expire":
-        if t.status == "ended":
+        if t.status == Status.ENDED:
             raise Refused("table_closed", "the table has ended")
         if ctx.now - t.last_move < ctx.expiry_seconds:
             raise Refused("not_expired", "the table has moved recently")
@@ -138,7 +150,7 @@ async def decide(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[ev
 
 
 def _create(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[events_pb2.Event]:
-    if t.status != "none":
+    if t.status != Status.NONE:
         raise Refused("table_exists", f"table {cmd.table_id!r} exists already")
     c = cmd.create
     try:
@@ -158,16 +170,16 @@ def _join(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[events_pb
     if t.seat_of(cmd.actor) >= 0 or len(t.players) >= t.capacity:
         return []  # seated already, or full: watching
     player = table_pb2.Player(identity=cmd.actor, name=cmd.actor_name or f"Jogador {len(t.players) + 1}")
-    if t.status == "lobby":
+    if t.status == Status.LOBBY:
         return [envelope(cmd, ctx.now, player_joined=table_pb2.PlayerJoined(player=player, seat=len(t.players)))]
-    if t.status == "playing" and t.match is not None and may_join_late(t.match):
+    if t.status == Status.PLAYING and t.match is not None and may_join_late(t.match):
         joined = table_pb2.PlayerJoined(player=player, seat=len(t.players), late=True)
         return [envelope(cmd, ctx.now, player_joined=joined)]
     return []  # the match is under way: watching
 
 
 async def _leave(t: Table, cmd: table_pb2.TableCommand, ctx: Context, seat: int) -> list[events_pb2.Event]:
-    if t.status != "lobby":
+    if t.status != Status.LOBBY:
         raise Refused("match_started", "after the start, leaving is giving up")
     if cmd.actor == t.creator:
         raise Refused("creator_stays", "the table's creator cannot leave its lobby")
@@ -175,7 +187,7 @@ async def _leave(t: Table, cmd: table_pb2.TableCommand, ctx: Context, seat: int)
 
 
 async def _fill_bots(t: Table, cmd: table_pb2.TableCommand, ctx: Context, seat: int) -> list[events_pb2.Event]:
-    if t.status != "lobby":
+    if t.status != Status.LOBBY:
         raise Refused("match_started", "bots take seats before the start")
     if cmd.actor != t.creator:
         raise Refused("not_creator", "only the table's creator seats bots")
@@ -211,7 +223,7 @@ async def _start_match(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> l
 
 
 async def _start(t: Table, cmd: table_pb2.TableCommand, ctx: Context, seat: int) -> list[events_pb2.Event]:
-    if t.status != "lobby":
+    if t.status != Status.LOBBY:
         raise Refused("match_started", "the match has started")
     if cmd.actor != t.creator:
         raise Refused("not_creator", "only the table's creator starts the match")
@@ -219,7 +231,7 @@ async def _start(t: Table, cmd: table_pb2.TableCommand, ctx: Context, seat: int)
 
 
 def _playing(t: Table) -> State:
-    if t.status != "playing" or t.match is None:
+    if t.status != Status.PLAYING or t.match is None:
         raise Refused("not_playing", "no match is being played at this table")
     return t.match
 
@@ -258,7 +270,7 @@ async def _claim_absence(t: Table, cmd: table_pb2.TableCommand, ctx: Context,
 
 
 async def _rematch(t: Table, cmd: table_pb2.TableCommand, ctx: Context, seat: int) -> list[events_pb2.Event]:
-    if t.status != "over" or t.rematch_closed:
+    if t.status != Status.OVER or t.rematch_closed:
         raise Refused("no_rematch", "a rematch follows a match played to its end")
     vote = envelope(cmd, ctx.now, rematch_voted=table_pb2.RematchVoted(seat=seat, accept=cmd.rematch.accept))
     humans = {i for i, p in enumerate(t.players) if not p.bot}
@@ -302,7 +314,7 @@ async def _notice_absence(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -
 
 
 async def _close_rematch(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[events_pb2.Event]:
-    if t.status != "over" or t.rematch_closed:
+    if t.status != Status.OVER or t.rematch_closed:
         raise Refused("stale_timer", "there is no rematch to close")
     _timer(t, cmd.close_rematch.seq, ctx, ctx.rematch_seconds)
     return [envelope(cmd, ctx.now, rematch_closed=table_pb2.RematchClosed())]
@@ -318,44 +330,77 @@ _HANDLERS = {
 }
 
 
-def evolve(t: Table, seq: int, ev: events_pb2.Event) -> None:
-    """Fold one event (stored at stream sequence ``seq``) into ``t``."""
-    body = ev.WhichOneof("body")
-    if body == "table_created":
-        c = ev.table_created
-        t.ruleset, t.options, t.capacity = c.ruleset, options_from_pb(c.options), c.seats
-        t.invitation, t.creator = c.invitation, c.creator.identity
-        t.players = [] if c.creator_watches else [Player(c.creator.identity, c.creator.name)]
-        t.status = "lobby"
-    elif body == "player_joined":
-        p = ev.player_joined.player
-        t.players.append(Player(p.identity, p.name, p.bot, p.level))
-        if ev.player_joined.late and t.match is not None:
-            t.match = t.match.copy()
-            add_player(t.match)
-    elif body == "player_left":
-        del t.players[ev.player_left.seat]
-    elif body == "match_started":
-        t.match = new_match(make_ruleset(t.ruleset, t.options), len(t.players))
-        t.match_no = ev.match_started.match_no
-        t.status, t.end_reason, t.winners, t.rematch, t.rematch_closed = "playing", "", [], set(), False
-        t.ended_by = -1
-    elif body == "round_dealt" and t.match is not None:
+def _created(t: Table, ev: events_pb2.Event) -> None:
+    c = ev.table_created
+    t.ruleset, t.options, t.capacity = c.ruleset, options_from_pb(c.options), c.seats
+    t.invitation, t.creator = c.invitation, c.creator.identity
+    t.players = [] if c.creator_watches else [Player(c.creator.identity, c.creator.name)]
+    t.status = Status.LOBBY
+
+
+def _joined(t: Table, ev: events_pb2.Event) -> None:
+    p = ev.player_joined.player
+    t.players.append(Player(p.identity, p.name, p.bot, p.level))
+    if ev.player_joined.late and t.match is not None:
+        t.match = t.match.copy()
+        add_player(t.match)
+
+
+def _left(t: Table, ev: events_pb2.Event) -> None:
+    del t.players[ev.player_left.seat]
+
+
+def _match_started(t: Table, ev: events_pb2.Event) -> None:
+    t.match = new_match(make_ruleset(t.ruleset, t.options), len(t.players))
+    t.match_no = ev.match_started.match_no
+    t.status, t.end_reason, t.winners, t.rematch, t.rematch_closed = Status.PLAYING, "", [], set(), False
+    t.ended_by = -1
+
+
+def _round_dealt(t: Table, ev: events_pb2.Event) -> None:
+    if t.match is not None:
         t.match = evolve_match(t.match, _dealt(t.match, ev.round_dealt))
         t.round_no += 1
-    elif body == "action_taken" and t.match is not None:
+
+
+def _action_taken(t: Table, ev: events_pb2.Event) -> None:
+    if t.match is not None:
         t.match = evolve_match(t.match, ActionTaken(action_from_pb(ev.action_taken.action, t.match.rs.family)))
         if t.match.match_over:
-            t.status, t.winners = "over", list(t.match.match_winners)
-    elif body == "match_ended":
-        t.status, t.end_reason, t.winners = "ended", ev.match_ended.reason, list(ev.match_ended.winners)
-        t.ended_by = ev.match_ended.by_seat
-    elif body == "rematch_voted":
-        (t.rematch.add if ev.rematch_voted.accept else t.rematch.discard)(ev.rematch_voted.seat)
-    elif body == "absence_noticed":
-        t.absent_seat = ev.absence_noticed.seat
-    elif body == "rematch_closed":
-        t.rematch_closed = True
+            t.status, t.winners = Status.OVER, list(t.match.match_winners)
+
+
+def _match_ended(t: Table, ev: events_pb2.Event) -> None:
+    t.status, t.end_reason, t.winners = Status.ENDED, ev.match_ended.reason, list(ev.match_ended.winners)
+    t.ended_by = ev.match_ended.by_seat
+
+
+def _rematch_voted(t: Table, ev: events_pb2.Event) -> None:
+    (t.rematch.add if ev.rematch_voted.accept else t.rematch.discard)(ev.rematch_voted.seat)
+
+
+def _absence_noticed(t: Table, ev: events_pb2.Event) -> None:
+    t.absent_seat = ev.absence_noticed.seat
+
+
+def _rematch_closed(t: Table, ev: events_pb2.Event) -> None:
+    t.rematch_closed = True
+
+
+_EVOLVE: dict[str, Callable[[Table, events_pb2.Event], None]] = {
+    "table_created": _created, "player_joined": _joined, "player_left": _left, "match_started": _match_started,
+    "round_dealt": _round_dealt, "action_taken": _action_taken, "match_ended": _match_ended,
+    "rematch_voted": _rematch_voted, "absence_noticed": _absence_noticed, "rematch_closed": _rematch_closed,
+}
+"""What each kind of event does to a table."""
+
+
+def evolve(t: Table, seq: int, ev: events_pb2.Event) -> None:
+    """Fold one event (stored at stream sequence ``seq``) into ``t``."""
+    body = ev.WhichOneof("body") or ""
+    handler = _EVOLVE.get(body)
+    if handler is not None:
+        handler(t, ev)
     if body not in _NOT_MOVES:
         t.last_move = ev.time.ToNanoseconds() / 1e9
         t.absent_seat = -1

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 
 from maumau.v1 import events_pb2
 from services.table import domain
+from services.table.domain import Status
 
 POSITION = "tables"
 metadata = MetaData()
@@ -130,33 +132,41 @@ def _row(t: domain.Table, created_at: datetime, last: datetime) -> dict[str, Any
     }
 
 
-async def project(conn: AsyncConnection, t: domain.Table, seq: int, batch: events_pb2.EventBatch) -> datetime:
-    """Fold one stored batch into ``t`` (the table before it) and write the rows it creates.
+async def project(conn: AsyncConnection, t: domain.Table, batch: events_pb2.EventBatch, was_over: bool) -> datetime:
+    """Write the rows one stored batch creates (``t`` is the table after it; ``was_over``: before it).
 
     The table's directory row and the projection's position are written once per
     transaction by ``finish``: a busy table's many batches make one update.
     """
-    was_over = t.status in ("over", "ended")
-    for ev in batch.events:
-        domain.evolve(t, seq, ev)
     when = _when(batch.events[-1])
-    for ev in batch.events:
-        if ev.WhichOneof("body") == "table_created":
-            await conn.execute(invitations.insert().values(token_sha256=invitation_hash(t.invitation),
-                                                           table_id=t.table_id, created_at=when))
-            await conn.execute(directory.insert().values(_row(t, when, when)))
-    if any(ev.WhichOneof("body") in ("table_created", "player_joined", "player_left") for ev in batch.events):
-        await conn.execute(seats.delete().where(seats.c.table_id == t.table_id))
-        people = [{"identity": p.identity, "table_id": t.table_id, "seat": i}
-                  for i, p in enumerate(t.players) if not p.bot]
-        if people:
-            await conn.execute(seats.insert(), people)
-    if t.status in ("over", "ended") and not was_over and t.match_no:
+    writes = (_ON_EVENT.get(ev.WhichOneof("body") or "") for ev in batch.events)
+    for write in dict.fromkeys(w for w in writes if w is not None):  # each once per batch, in order
+        await write(conn, t, when)
+    if t.status in (Status.OVER, Status.ENDED) and not was_over and t.match_no:
         await conn.execute(results.insert().values(
             table_id=t.table_id, match_no=t.match_no, ruleset=t.ruleset,
             players=[p.name for p in t.players], scores=list(t.match.scores) if t.match is not None else [],
             winners=t.winners, ended_by=t.end_reason or "played", ended_at=when))
     return when
+
+
+async def _created(conn: AsyncConnection, t: domain.Table, when: datetime) -> None:
+    await conn.execute(invitations.insert().values(token_sha256=invitation_hash(t.invitation),
+                                                   table_id=t.table_id, created_at=when))
+    await conn.execute(directory.insert().values(_row(t, when, when)))
+
+
+async def _seated(conn: AsyncConnection, t: domain.Table, when: datetime) -> None:
+    await conn.execute(seats.delete().where(seats.c.table_id == t.table_id))
+    people = [{"identity": p.identity, "table_id": t.table_id, "seat": i} for i, p in enumerate(t.players) if not p.bot]
+    if people:
+        await conn.execute(seats.insert(), people)
+
+
+_ON_EVENT: dict[str, Callable[[AsyncConnection, domain.Table, datetime], Awaitable[None]]] = {
+    "table_created": _created, "player_joined": _seated, "player_left": _seated,
+}
+"""The rows each kind of event writes (beyond the directory row every batch updates)."""
 
 
 _UPDATE_ROW = directory.update().where(directory.c.table_id == bindparam("tid"))
