@@ -1,4 +1,4 @@
-"""Cards as small integers, and their names.
+"""Cards, suits and seats as small integers, and the names of cards and suits.
 
 A card is ``suit << 4 | rank``. French cards: suits ``C D H S`` are 0..3 and ranks
 ``2 .. 10 J Q K A`` are 0..12. Colour cards: colours ``R G B Y`` are 0..3 (4 for the
@@ -18,6 +18,11 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypeAlias
+
+Card: TypeAlias = int  # suit << 4 | rank
+Suit: TypeAlias = int  # a suit or colour, 0..3 (WILD for the wilds); -1 where none is given
+Seat: TypeAlias = int  # 0..n-1 in the order of play at the start of a round; -1 for nobody
 
 # French ranks (index into FRENCH_RANKS)
 R7, R8, R9, R10, RJ, RQ, RK, RA = 5, 6, 7, 8, 9, 10, 11, 12
@@ -31,18 +36,25 @@ COLOR_VALUES = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "skip", "rev",
 COLORS_LETTERS = ("R", "G", "B", "Y")
 
 
-def suit(card: int) -> int:
+def suit(card: Card) -> Suit:
     """The suit (or colour; 4 for a wild) of a card."""
     return card >> 4
 
 
-def rank(card: int) -> int:
+def rank(card: Card) -> int:
     """The rank (or colour-deck value) of a card."""
     return card & 15
 
 
-def make(suit_: int, rank_: int) -> int:
+def make(suit_: Suit, rank_: int) -> Card:
     return suit_ << 4 | rank_
+
+
+CARD_SPACE = range(make(WILD, 15) + 1)  # every number a card of either family may be
+# The suit and rank of every card number, for the loops over a hand that run on every
+# action: indexing is cheaper there than calling ``suit`` and ``rank``.
+SUITS = tuple(suit(c) for c in CARD_SPACE)
+RANKS = tuple(rank(c) for c in CARD_SPACE)
 
 
 class CardNameError(ValueError):
@@ -55,29 +67,29 @@ class Family:
 
     label: str
     suits: tuple[str, ...]
-    _by_name: dict[str, int] = field(repr=False)
-    _names: dict[int, str] = field(repr=False)
+    _by_name: dict[str, Card] = field(repr=False)
+    _names: dict[Card, str] = field(repr=False)
 
-    def parse(self, text: str) -> int:
+    def parse(self, text: str) -> Card:
         try:
             return self._by_name[text]
         except KeyError:
             raise CardNameError(f"{text!r} is not a {self.label} card") from None
 
-    def name(self, card: int) -> str:
+    def name(self, card: Card) -> str:
         return self._names[card]
 
-    def names(self, cards: list[int] | tuple[int, ...]) -> list[str]:
+    def names(self, cards: list[Card] | tuple[Card, ...]) -> list[str]:
         n = self._names
         return [n[c] for c in cards]
 
-    def parse_suit(self, letter: str) -> int:
+    def parse_suit(self, letter: str) -> Suit:
         try:
             return self.suits.index(letter)
         except ValueError:
             raise CardNameError(f"{letter!r} is not a {self.label} suit") from None
 
-    def suit_name(self, s: int) -> str:
+    def suit_name(self, s: Suit) -> str:
         return self.suits[s]
 
 
@@ -99,7 +111,7 @@ W = make(WILD, V_WILD)
 W4 = make(WILD, V_WILD4)
 
 
-def french_deck(low_rank: int = 0, decks: int = 1) -> list[int]:
+def french_deck(low_rank: int = 0, decks: int = 1) -> list[Card]:
     """Every French card from ``low_rank`` (0 = the 2, R7 = the 7) to the Ace, ``decks`` times.
 
     >>> len(french_deck(R7)), len(french_deck(decks=2))
@@ -108,13 +120,13 @@ def french_deck(low_rank: int = 0, decks: int = 1) -> list[int]:
     return [make(s, r) for _ in range(decks) for s in range(4) for r in range(low_rank, 13)]
 
 
-def colors_deck() -> list[int]:
+def colors_deck() -> list[Card]:
     """The 108-card colour deck.
 
     >>> len(colors_deck())
     108
     """
-    deck: list[int] = []
+    deck: list[Card] = []
     for c in range(4):
         deck.append(make(c, 0))
         deck.extend(make(c, v) for v in range(1, 13) for _ in range(2))

@@ -13,7 +13,7 @@ from services.rules.phases import Pending, Phase
 from services.rules.shuffle import shuffled
 
 if TYPE_CHECKING:
-    from services.rules.rulesets import Ruleset
+    from services.rules.rulesets.base import Ruleset
 
 _SLOTS = (
     "rs", "n", "active", "hands", "stock", "discard", "turn", "direction", "follow",

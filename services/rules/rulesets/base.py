@@ -1,0 +1,181 @@
+"""The ``Ruleset`` base class: the hooks every ruleset provides, and the options every table takes.
+
+A ruleset overrides a few hooks (python-chess style): its deck, what may be played, what a
+card does, how a round is scored, when the match ends. The turn machinery that is the same
+everywhere calls them (``engine``).
+
+>>> highest([3, 7, 7]), lowest([3, 7, 3], [1, 2])
+([1, 2], [2])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+from services.rules.actions import takes_choice
+from services.rules.cards import CARD_SPACE, FRENCH, RJ, Card, Family, Seat, Suit, rank
+from services.rules.phases import Pending, Phase
+from services.rules.state import State
+
+
+class OptionError(ValueError):
+    """A table option this ruleset does not have, or a value it does not take."""
+
+
+AUTOMATIC, CHALLENGE_MODE, NEXT_PLAYER = "automatic", "challenge", "next_player"
+
+# Options every ruleset takes: name -> allowed values (None: any positive whole number)
+_PLATFORM_OPTIONS: dict[str, tuple[Any, ...] | None] = {"turn_seconds": None, "target_points": None}
+# Options every French-suited ruleset takes
+_HOUSE_OPTIONS: dict[str, tuple[Any, ...] | None] = {
+    "seven_stacking": (True, False),
+    "eight_bounce": (True, False),
+    "nine_draws": (0, 3),
+    "jack_on_jack": (True, False),
+    "mau_mau_call": ("none", "always", "jack_only"),
+    "mau_penalty": (1, 2),
+    "hand_size": (5, 6, 7),
+}
+
+
+class Ruleset:
+    """The hooks every ruleset provides. Instances are immutable once built."""
+
+    name = ""
+    family: Family = FRENCH
+    min_seats, max_seats = 2, 4
+    default_hand = 5
+    announce_mode = AUTOMATIC
+    draw_anytime = True  # a player may draw while holding a playable card
+    after_draw_any = False  # after a draw any valid card may be played, not only the drawn one
+    has_burns = False  # candeias: burns, doubles and quick actions
+    teams = False
+    scoring = True  # False: each round is a match of its own, no points
+    lowest_wins = False
+    late_join_rounds = 0  # newcomers may join between rounds while fewer rounds than this were played
+    random_first = False  # the first player of a round is drawn from its seed, not the seat after the dealer
+    # How much playing a card of each rank hurts the other players (the bots' bonus for attacking)
+    attacks: ClassVar[dict[int, int]] = {}
+    extra_options: ClassVar[dict[str, tuple[Any, ...] | None]] = {}
+    defaults: ClassVar[dict[str, Any]] = {}
+
+    def __init__(self, options: dict[str, Any]):
+        allowed = {**_PLATFORM_OPTIONS, **self.extra_options}
+        if self.family is FRENCH:
+            allowed.update(_HOUSE_OPTIONS)
+        for key, value in options.items():
+            if key not in allowed:
+                raise OptionError(f"{self.name} has no option {key!r}")
+            values = allowed[key]
+            if values is None:
+                if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                    raise OptionError(f"option {key!r} takes a positive whole number")
+            elif value not in values or type(value) is not type(values[0]):
+                raise OptionError(f"option {key!r} takes one of {values}")
+        opts = {**self.defaults, **options}
+        self.options = dict(options)
+        self.hand_size: int = opts.get("hand_size", self.default_hand)
+        self.target: int | None = opts.get("target_points")
+        self.seven_stacking: bool = opts.get("seven_stacking", True)
+        self.eight_bounce: bool = opts.get("eight_bounce", False)
+        self.nine_draws: int = opts.get("nine_draws", 0)
+        self.jack_on_jack: bool = opts.get("jack_on_jack", True)
+        self.mau_mau_call: str = opts.get("mau_mau_call", "none")
+        self.mau_penalty: int = opts.get("mau_penalty", 2)
+        self.single_call = self.mau_mau_call == "none"
+        self.configure(opts)
+        self.points = [self.card_points(c) for c in CARD_SPACE]
+        self.chooses = [takes_choice(c, self.family) for c in CARD_SPACE]
+
+    def configure(self, opts: dict[str, Any]) -> None:
+        """Read the ruleset's own options."""
+
+    # --- the deck -------------------------------------------------------------------
+
+    def deck(self, seats: int) -> list[Card]:
+        raise NotImplementedError
+
+    def card_points(self, card: Card) -> int:
+        raise NotImplementedError
+
+    def special(self, card: Card) -> bool:
+        """candeias: a card that may not be burned, doubled or used for a quick action."""
+        return False
+
+    def check_seats(self, seats: int) -> None:
+        if not self.min_seats <= seats <= self.max_seats:
+            raise OptionError(f"{self.name} seats {self.min_seats} to {self.max_seats} players")
+
+    # --- the starter ----------------------------------------------------------------
+
+    def starter_returns(self, card: Card) -> bool:
+        """Whether a turned starter goes back into the stock and another is turned."""
+        return False
+
+    def starter_effect(self, s: State) -> None:
+        """Apply the starter's effect to the first player (``s.turn`` is the first player)."""
+
+    # --- play -----------------------------------------------------------------------
+
+    def playable(self, s: State, card: Card) -> bool:
+        return bool(self.playable_cards(s, (card,)))
+
+    def playable_cards(self, s: State, cards: Iterable[Card]) -> list[Card]:
+        """Those of ``cards`` that may be played on the table as it is (a normal turn)."""
+        raise NotImplementedError
+
+    def effect(self, s: State, seat: Seat, card: Card, choose: Suit) -> tuple[Seat, Phase]:
+        """Apply a played card that does not end the round; return the next seat and its phase."""
+        raise NotImplementedError
+
+    def go_out(self, s: State, seat: Seat, card: Card, choose: Suit) -> Seat:
+        """The last card was played correctly: -1 ends the round now, else the seat to move on to."""
+        return -1
+
+    def needs_mau_mau(self, card: Card) -> bool:
+        """Whether going out with ``card`` (from one card) needs the "Mau-Mau" call."""
+        return self.mau_mau_call == "always" or (self.mau_mau_call == "jack_only" and rank(card) == RJ)
+
+    def pending_kind(self, top: Card) -> Pending:
+        """The kind of draw that is pending while ``top`` lies on the pile (a chain's last card)."""
+        return Pending.NONE
+
+    def challengeable(self, card: Card) -> bool:
+        """Whether the next player may challenge ``card`` as a bluff (a wild draw four)."""
+        return False
+
+    # --- scoring --------------------------------------------------------------------
+
+    def hand_points(self, hand: list[Card]) -> int:
+        p = self.points
+        return sum(p[c] for c in hand)
+
+    def score_round(self, s: State, winner: Seat, blocked: bool) -> list[int]:
+        """The winner collects the points left in the other hands (the default)."""
+        pts = [0] * s.n
+        if self.scoring:
+            pts[winner] = sum(self.hand_points(h) for i, h in enumerate(s.hands) if i != winner)
+        return pts
+
+    def end_match(self, s: State, winner: Seat) -> None:
+        """Decide, after a round's points are added, whether the match is over and who won."""
+        raise NotImplementedError
+
+    def leaders(self, scores: list[int], seats: list[Seat]) -> list[Seat]:
+        """Who leads among ``seats`` (the winners of a match ended early)."""
+        return lowest(scores, seats) if self.lowest_wins else highest(scores, seats)
+
+
+def highest(scores: list[int], seats: Iterable[Seat] | None = None) -> list[Seat]:
+    """The seats (of ``seats``, default all) with the highest score."""
+    among = range(len(scores)) if seats is None else list(seats)
+    best = max(scores[i] for i in among)
+    return [i for i in among if scores[i] == best]
+
+
+def lowest(scores: list[int], seats: Iterable[Seat] | None = None) -> list[Seat]:
+    """The seats (of ``seats``, default all) with the lowest score."""
+    among = range(len(scores)) if seats is None else list(seats)
+    best = min(scores[i] for i in among)
+    return [i for i in among if scores[i] == best]

@@ -1,0 +1,136 @@
+"""The colour-deck ruleset: ``colors108``.
+
+>>> from services.rules.cards import COLORS
+>>> rs = Colors108({})
+>>> rs.card_points(COLORS.parse("W+4")), rs.challengeable(COLORS.parse("W+4")), rs.challengeable(COLORS.parse("W"))
+(50, True, False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+from services.rules.cards import (
+    COLORS,
+    RANKS,
+    SUITS,
+    V_PLUS2,
+    V_REV,
+    V_SKIP,
+    V_WILD4,
+    W4,
+    WILD,
+    Card,
+    Seat,
+    Suit,
+    colors_deck,
+    rank,
+    suit,
+)
+from services.rules.phases import NORMAL, PLUS2, WILD4, Pending, Phase
+from services.rules.rulesets.base import NEXT_PLAYER, OptionError, Ruleset
+from services.rules.state import State
+
+
+class Colors108(Ruleset):
+    """Seed 002: the colour deck, +2 chains, wilds, the W+4 challenge, "última"."""
+
+    name = "colors108"
+    family = COLORS
+    max_seats = 10
+    default_hand = 7
+    announce_mode = NEXT_PLAYER
+    random_first = True
+    attacks: ClassVar[dict[int, int]] = {V_SKIP: 10, V_PLUS2: 12, V_REV: 4}
+    extra_options: ClassVar[dict[str, tuple[Any, ...] | None]] = {"quick": (True, False), "teams": (True, False)}
+
+    def configure(self, opts: dict[str, Any]) -> None:
+        self.scoring = not opts.get("quick", False)
+        self.teams = opts.get("teams", False)
+        self.target = self.target or 500
+
+    def check_seats(self, seats: int) -> None:
+        super().check_seats(seats)
+        if self.teams and seats != 4:
+            raise OptionError("teams are played with 4 seats")
+
+    def deck(self, seats: int) -> list[Card]:
+        return colors_deck()
+
+    def card_points(self, card: Card) -> int:
+        v = rank(card)
+        return 50 if suit(card) == WILD else (20 if v >= V_SKIP else v)
+
+    def starter_returns(self, card: Card) -> bool:
+        return rank(card) == V_WILD4
+
+    def starter_effect(self, s: State) -> None:
+        top = s.discard[-1]
+        v = rank(top)
+        if suit(top) == WILD:
+            s.follow = -1
+        elif v == V_PLUS2:
+            s.pending = 2
+            s.pending_kind = PLUS2
+        elif v == V_SKIP:
+            s.turn = s.next_seat(s.turn)
+        elif v == V_REV:
+            s.direction = -1
+            s.turn = s.next_seat(s.turn)
+
+    def pending_kind(self, top: Card) -> Pending:
+        return PLUS2 if rank(top) == V_PLUS2 else WILD4
+
+    def challengeable(self, card: Card) -> bool:
+        return card == W4
+
+    def playable_cards(self, s: State, cards: Iterable[Card]) -> list[Card]:
+        ranks = RANKS
+        if s.pending:
+            return [c for c in cards if ranks[c] == V_PLUS2] if s.pending_kind == PLUS2 else []
+        follow = s.follow
+        if follow < 0:
+            return list(cards)
+        suits = SUITS
+        top = ranks[s.discard[-1]]
+        return [c for c in cards if suits[c] == follow or ranks[c] == top or suits[c] == WILD]
+
+    def effect(self, s: State, seat: Seat, card: Card, choose: Suit) -> tuple[Seat, Phase]:
+        v = rank(card)
+        if suit(card) == WILD:
+            if v == V_WILD4:
+                follow = s.follow
+                s.w4_seat = seat
+                s.w4_bluff = follow >= 0 and any(suit(c) == follow for c in s.hands[seat])
+                s.pending = 4
+                s.pending_kind = WILD4
+            s.follow = choose
+            return s.next_seat(seat), NORMAL
+        s.follow = suit(card)
+        if v == V_SKIP:
+            return s.next_seat(s.next_seat(seat)), NORMAL
+        if v == V_REV:
+            s.direction = -s.direction
+            return (seat if s.players() == 2 else s.next_seat(seat)), NORMAL
+        if v == V_PLUS2:
+            s.pending += 2
+            s.pending_kind = PLUS2
+        return s.next_seat(seat), NORMAL
+
+    def needs_mau_mau(self, card: Card) -> bool:
+        return False
+
+    def score_round(self, s: State, winner: Seat, blocked: bool) -> list[int]:
+        if not self.teams:
+            return super().score_round(s, winner, blocked)
+        pts = [0] * s.n
+        if self.scoring:
+            side = winner % 2
+            pts[side] = pts[side + 2] = sum(self.hand_points(h) for i, h in enumerate(s.hands) if i % 2 != side)
+        return pts
+
+    def end_match(self, s: State, winner: Seat) -> None:
+        if not self.scoring or s.scores[winner] >= (self.target or 500):
+            s.match_over = True
+            s.match_winners = [winner, (winner + 2) % 4] if self.teams else [winner]

@@ -1,0 +1,251 @@
+"""The French-suited rulesets: ``classic32``, ``classic52`` and ``candeias``.
+
+>>> from services.rules.cards import FRENCH
+>>> Classic32({}).card_points(FRENCH.parse("JH")), Candeias({}).special(FRENCH.parse("QS"))
+(20, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+from services.rules.cards import (
+    CARD_SPACE,
+    R7,
+    R8,
+    R9,
+    RA,
+    RANKS,
+    RJ,
+    RK,
+    RQ,
+    SUITS,
+    Card,
+    Seat,
+    Suit,
+    french_deck,
+    rank,
+    suit,
+)
+from services.rules.phases import BOUNCE, CHOOSE, NINE, NORMAL, SEVEN, Pending, Phase
+from services.rules.rulesets.base import CHALLENGE_MODE, OptionError, Ruleset, highest, lowest
+from services.rules.state import State
+
+
+class French(Ruleset):
+    """What the French-suited tables share: Jacks choose, 7s chain, 8s skip."""
+
+    low_rank = 0
+    attacks: ClassVar[dict[int, int]] = {R7: 12, R8: 10}
+
+    def deck(self, seats: int) -> list[Card]:
+        return french_deck(self.low_rank)
+
+    def playable_cards(self, s: State, cards: Iterable[Card]) -> list[Card]:
+        ranks = RANKS
+        if s.pending:
+            if s.pending_kind == SEVEN and self.may_answer_seven(s):
+                return [c for c in cards if ranks[c] == R7]
+            return []
+        suits = SUITS
+        top = ranks[s.discard[-1]]
+        follow = s.follow
+        jack_ok = self.jack_on_jack or top != RJ
+        return [c for c in cards if (jack_ok if ranks[c] == RJ else (suits[c] == follow or ranks[c] == top))]
+
+    def may_answer_seven(self, s: State) -> bool:
+        return self.seven_stacking
+
+    def pending_kind(self, top: Card) -> Pending:
+        return NINE if self.nine_draws and rank(top) == R9 else SEVEN
+
+    def effect(self, s: State, seat: Seat, card: Card, choose: Suit) -> tuple[Seat, Phase]:
+        r = rank(card)
+        s.follow = choose if r == RJ and choose >= 0 else suit(card)
+        if r == R7:
+            s.pending += 2
+            s.pending_kind = SEVEN
+            s.chain += 1
+        elif r == R8:
+            return self.eight(s, seat)
+        elif r == R9 and self.nine_draws:
+            s.pending = self.nine_draws
+            s.pending_kind = NINE
+        return s.next_seat(seat), NORMAL
+
+    def eight(self, s: State, seat: Seat) -> tuple[Seat, Phase]:
+        nxt = s.next_seat(seat)
+        if self.eight_bounce:
+            return nxt, BOUNCE
+        return s.next_seat(nxt), NORMAL
+
+
+class Classic32(French):
+    """Seed 000: 32 cards, no Jack on Jack, draw any time, automatic "Mau", collect points."""
+
+    name = "classic32"
+    low_rank = R7
+    defaults: ClassVar[dict[str, Any]] = {"jack_on_jack": False}
+
+    def card_points(self, card: Card) -> int:
+        r = rank(card)
+        return {RJ: 20, RA: 11, RK: 10, RQ: 10, 8: 10}.get(r, r + 2)
+
+    def score_round(self, s: State, winner: Seat, blocked: bool) -> list[int]:
+        if not blocked:
+            return super().score_round(s, winner, blocked)
+        own = self.hand_points(s.hands[winner])
+        pts = [0] * s.n
+        pts[winner] = sum(self.hand_points(h) - own for i, h in enumerate(s.hands) if i != winner)
+        return pts
+
+    def end_match(self, s: State, winner: Seat) -> None:
+        goal = self.target or 100 * s.n
+        if max(s.scores) >= goal:
+            s.match_over = True
+            s.match_winners = highest(s.scores)
+
+
+class Classic52(French):
+    """Seed 003: Jacks wild, draw only without a play, "Mau"/"Mau Mau" challenged, lowest total wins."""
+
+    name = "classic52"
+    max_seats = 10
+    announce_mode = CHALLENGE_MODE
+    draw_anytime = False
+    lowest_wins = True
+    defaults: ClassVar[dict[str, Any]] = {"mau_mau_call": "always"}
+    extra_options: ClassVar[dict[str, tuple[Any, ...] | None]] = {
+        "deck": (52, 32),
+        "ace": ("none", "draw_one", "skip_all"),
+        "seven_chain_limit": None,
+        "scoring": ("points", "none"),
+    }
+
+    def configure(self, opts: dict[str, Any]) -> None:
+        self.low_rank = R7 if opts.get("deck", 52) == 32 else 0
+        self.ace: str = opts.get("ace", "none")
+        self.chain_limit: int | None = opts.get("seven_chain_limit")
+        self.scoring = opts.get("scoring", "points") == "points"
+        self.target = self.target or 100
+
+    def deck(self, seats: int) -> list[Card]:
+        return french_deck(self.low_rank, 2 if seats >= 7 else 1)
+
+    def card_points(self, card: Card) -> int:
+        r = rank(card)
+        return 10 if r >= RJ else r + 2
+
+    def may_answer_seven(self, s: State) -> bool:
+        return self.seven_stacking and (self.chain_limit is None or s.chain <= self.chain_limit)
+
+    def starter_effect(self, s: State) -> None:
+        if rank(s.discard[-1]) == RJ:
+            s.phase = CHOOSE
+            s.turn = s.dealer
+            s.follow = -1
+
+    def effect(self, s: State, seat: Seat, card: Card, choose: Suit) -> tuple[Seat, Phase]:
+        if rank(card) == RA and self.ace != "none":
+            s.follow = suit(card)
+            if self.ace == "skip_all":
+                return seat, NORMAL
+            for other in range(s.n):
+                if other != seat and s.active[other]:
+                    s.draw(other, 1)
+            return s.next_seat(seat), NORMAL
+        return super().effect(s, seat, card, choose)
+
+    def score_round(self, s: State, winner: Seat, blocked: bool) -> list[int]:
+        if not self.scoring:
+            return [0] * s.n
+        return [0 if i == winner else self.hand_points(h) for i, h in enumerate(s.hands)]
+
+    def end_match(self, s: State, winner: Seat) -> None:
+        if not self.scoring or s.tiebreak:
+            s.match_over = True
+            s.match_winners = [winner]
+        elif max(s.scores) >= (self.target or 100):
+            low = lowest(s.scores)
+            if len(low) == 1:
+                s.match_over = True
+                s.match_winners = low
+            else:
+                s.tiebreak = low
+
+
+class Candeias(French):
+    """Seed 004: two decks, specials A 7 8 J Q K, burns, doubles, quick actions, five rounds."""
+
+    name = "candeias"
+    max_seats = 5
+    default_hand = 6
+    after_draw_any = True
+    has_burns = True
+    lowest_wins = True
+    late_join_rounds = 2
+    rounds = 5
+    attacks: ClassVar[dict[int, int]] = {R7: 12, R8: 10, RA: 8, RK: 6}
+    _special_ranks = frozenset((RA, R7, R8, RJ, RQ, RK))
+
+    def configure(self, opts: dict[str, Any]) -> None:
+        if self.eight_bounce:
+            raise OptionError("eight_bounce needs a ruleset where the 8 skips")
+        self.specials = [rank(c) in self._special_ranks or (self.nine_draws > 0 and rank(c) == R9)
+                         for c in CARD_SPACE]
+
+    def deck(self, seats: int) -> list[Card]:
+        return french_deck(0, 2)
+
+    def card_points(self, card: Card) -> int:
+        r = rank(card)
+        return 1 if r == RA else r + 2
+
+    def special(self, card: Card) -> bool:
+        return self.specials[card]
+
+    def starter_returns(self, card: Card) -> bool:
+        return self.specials[card]
+
+    def starter_effect(self, s: State) -> None:
+        s.opening = True
+
+    def effect(self, s: State, seat: Seat, card: Card, choose: Suit) -> tuple[Seat, Phase]:
+        r = rank(card)
+        if r == RA:
+            s.follow = suit(card)
+            return s.next_seat(s.next_seat(seat)), NORMAL
+        if r == RQ:
+            s.follow = suit(card)
+            s.direction = -s.direction
+            return (seat if s.players() == 2 else s.next_seat(seat)), NORMAL
+        if r in (R8, RK):
+            s.follow = suit(card)
+            s.draw(s.previous_seat(seat), 2 if r == R8 else 1)
+            return s.next_seat(seat), NORMAL
+        return super().effect(s, seat, card, choose)
+
+    def go_out(self, s: State, seat: Seat, card: Card, choose: Suit) -> Seat:
+        r = rank(card)
+        if r == RJ:
+            s.double_points = True
+        elif r in (R8, RK):
+            s.draw(s.previous_seat(seat), 2 if r == R8 else 1)
+        elif r == R7:
+            s.follow = suit(card)
+            s.pending += 2
+            s.pending_kind = SEVEN
+            s.chain += 1
+            s.finisher = seat
+            return s.next_seat(seat)
+        return -1
+
+    def score_round(self, s: State, winner: Seat, blocked: bool) -> list[int]:
+        factor = 2 if s.double_points else 1
+        return [0 if i == winner else factor * self.hand_points(h) for i, h in enumerate(s.hands)]
+
+    def end_match(self, s: State, winner: Seat) -> None:
+        if s.rounds_played >= self.rounds:
+            s.match_over = True
+            s.match_winners = lowest(s.scores)
