@@ -7,6 +7,7 @@ into what it returns.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from maumau.v1 import events_pb2
@@ -40,53 +41,70 @@ def viewer_view(t: Table, identity: str, seat: int | None = None) -> dict[str, A
     return v
 
 
+def _dealt(ev: events_pb2.Event, seat: int | None) -> dict[str, Any]:
+    d = ev.round_dealt
+    out: dict[str, Any] = {"round_no": d.round_no, "dealer": d.dealer, "first": d.first, "commitment": d.commitment}
+    if seat is not None and 0 <= seat < len(d.hands):
+        out["hand"] = list(d.hands[seat].cards)
+    return out
+
+
+def _action(ev: events_pb2.Event, seat: int | None) -> dict[str, Any]:
+    a = ev.action_taken
+    action: dict[str, Any] = {"seat": a.action.seat, "do": a.action.do}
+    for key in ("card", "choose", "announce"):
+        if getattr(a.action, key):
+            action[key] = getattr(a.action, key)
+    if a.action.cards:
+        action["cards"] = list(a.action.cards)
+    if a.action.HasField("target"):
+        action["target"] = a.action.target
+    draws = []
+    for d in a.draws:
+        draw: dict[str, Any] = {"seat": d.seat, "count": len(d.cards)}
+        if d.seat == seat:
+            draw["cards"] = list(d.cards)
+        draws.append(draw)
+    return {"action": action, "draws": draws, "reshuffles": a.reshuffles}
+
+
+def _round_ended(ev: events_pb2.Event, seat: int | None) -> dict[str, Any]:
+    e = ev.round_ended
+    return {"winner": e.winner, "round_points": list(e.round_points), "scores": list(e.scores),
+            "match_over": e.match_over, "match_winners": list(e.match_winners), "seed": e.seed}
+
+
+def _match_ended(ev: events_pb2.Event, seat: int | None) -> dict[str, Any]:
+    m = ev.match_ended
+    return {"reason": m.reason, "by_seat": m.by_seat, "winners": list(m.winners)}
+
+
+def _joined(ev: events_pb2.Event, seat: int | None) -> dict[str, Any]:
+    j = ev.player_joined
+    return {"seat": j.seat, "name": j.player.name, "bot": j.player.bot, "late": j.late}
+
+
+_REDACT: dict[str, Callable[[events_pb2.Event, int | None], dict[str, Any]]] = {
+    "round_dealt": _dealt,
+    "action_taken": _action,
+    "round_ended": _round_ended,
+    "table_created": lambda ev, _: {"ruleset": ev.table_created.ruleset, "seats": ev.table_created.seats},
+    "player_joined": _joined,
+    "player_left": lambda ev, _: {"seat": ev.player_left.seat},
+    "match_started": lambda ev, _: {"match_no": ev.match_started.match_no},
+    "match_ended": _match_ended,
+    "rematch_voted": lambda ev, _: {"seat": ev.rematch_voted.seat, "accept": ev.rematch_voted.accept},
+    "absence_noticed": lambda ev, _: {"seat": ev.absence_noticed.seat},
+}
+"""What each kind of event shows a viewer (a seat, or None for a spectator) beyond its type and time."""
+
+
 def redact_event(ev: events_pb2.Event, seat: int | None) -> dict[str, Any]:
     """One event as ``seat`` may see it."""
-    body = ev.WhichOneof("body")
     out: dict[str, Any] = {"type": ev.type, "time": ev.time.ToMilliseconds()}
-    if body == "round_dealt":
-        d = ev.round_dealt
-        out.update(round_no=d.round_no, dealer=d.dealer, first=d.first, commitment=d.commitment)
-        if seat is not None and 0 <= seat < len(d.hands):
-            out["hand"] = list(d.hands[seat].cards)
-    elif body == "action_taken":
-        a = ev.action_taken
-        action: dict[str, Any] = {"seat": a.action.seat, "do": a.action.do}
-        for key in ("card", "choose", "announce"):
-            if getattr(a.action, key):
-                action[key] = getattr(a.action, key)
-        if a.action.cards:
-            action["cards"] = list(a.action.cards)
-        if a.action.HasField("target"):
-            action["target"] = a.action.target
-        draws = []
-        for d in a.draws:
-            draw: dict[str, Any] = {"seat": d.seat, "count": len(d.cards)}
-            if d.seat == seat:
-                draw["cards"] = list(d.cards)
-            draws.append(draw)
-        out.update(action=action, draws=draws, reshuffles=a.reshuffles)
-    elif body == "round_ended":
-        e = ev.round_ended
-        out.update(winner=e.winner, round_points=list(e.round_points), scores=list(e.scores),
-                   match_over=e.match_over, match_winners=list(e.match_winners), seed=e.seed)
-    elif body == "table_created":
-        c = ev.table_created
-        out.update(ruleset=c.ruleset, seats=c.seats)
-    elif body == "player_joined":
-        j = ev.player_joined
-        out.update(seat=j.seat, name=j.player.name, bot=j.player.bot, late=j.late)
-    elif body == "player_left":
-        out.update(seat=ev.player_left.seat)
-    elif body == "match_started":
-        out.update(match_no=ev.match_started.match_no)
-    elif body == "match_ended":
-        m = ev.match_ended
-        out.update(reason=m.reason, by_seat=m.by_seat, winners=list(m.winners))
-    elif body == "rematch_voted":
-        out.update(seat=ev.rematch_voted.seat, accept=ev.rematch_voted.accept)
-    elif body == "absence_noticed":
-        out.update(seat=ev.absence_noticed.seat)
+    redact = _REDACT.get(ev.WhichOneof("body") or "")
+    if redact is not None:
+        out.update(redact(ev, seat))
     return out
 
 
