@@ -1,0 +1,252 @@
+"""``apply``: carry out an action that ``check`` accepted, changing the state in place.
+
+Each kind of action has its step here; every step that hands the turn on goes through
+``_end_turn`` (challenge windows close there) and a round ends only in ``_finish``.
+"""
+
+from __future__ import annotations
+
+from services.rules.actions import BURN, CHALLENGE, CHALLENGE_WILD, CHOOSE, DOUBLE, DRAW, PASS, PLAY, QUICK, Action
+from services.rules.cards import WILD, Card, Seat, Suit, suit
+from services.rules.phases import BOUNCE, BURNED, DRAWN, NORMAL, Pending, Phase
+from services.rules.rulesets import AUTOMATIC, CHALLENGE_MODE, NEXT_PLAYER
+from services.rules.state import State
+from services.rules.turn import plain_call, playable_now, required_call
+
+
+def apply(s: State, a: Action) -> None:
+    """Carry out an action that ``check`` accepts, changing ``s`` in place."""
+    kind, seat = a.kind, a.seat
+    if s.mau_offender >= 0 and seat == s.mau_guard and kind != CHALLENGE and s.rs.announce_mode == NEXT_PLAYER:
+        s.mau_offender = -1
+    if s.quick_from >= 0 and seat == s.turn:
+        s.quick_from = -1
+    if kind == PLAY:
+        _play(s, seat, a.card, a.choose, a.announce)
+    elif kind == DRAW:
+        _draw(s, seat)
+    elif kind == PASS:
+        _pass(s, seat)
+    elif kind == CHALLENGE:
+        _challenge(s, a.target)
+    elif kind == CHALLENGE_WILD:
+        _challenge_wild(s, seat)
+    elif kind == CHOOSE:
+        s.follow = a.choose
+        s.phase = NORMAL
+        s.turn = s.first
+    elif kind == BURN:
+        _burn(s, seat, a.card, a.announce)
+    elif kind == QUICK:
+        _quick(s, seat, a.card, a.announce)
+    elif kind == DOUBLE:
+        _double(s, seat, a.card, a.announce)
+
+
+def _announced(s: State, required: str | None, given: str | None) -> bool:
+    return required is None or given == required or (given is not None and s.rs.single_call)
+
+
+def _play(s: State, seat: Seat, card: Card, choose: Suit, announce: str | None) -> None:
+    rs = s.rs
+    hand = s.hands[seat]
+    hand.remove(card)
+    s.discard.append(card)
+    s.stuck = 0
+    s.opening = False
+    s.last_player = seat
+    after = len(hand)
+    required = required_call(s, seat, card, after + 1, after)
+    ok = _announced(s, required, announce)
+    if after == 0 and ok:
+        s.follow = choose if choose >= 0 else (suit(card) if suit(card) != WILD else s.follow)
+        if s.finisher >= 0 and not s.hands[s.finisher]:  # someone went out before: the first one out wins
+            _finish(s, s.finisher)
+            return
+        nxt = rs.go_out(s, seat, card, choose)
+        if nxt < 0:
+            _finish(s, seat)
+        else:
+            _end_turn(s, nxt, NORMAL)
+        return
+    nxt, phase = rs.effect(s, seat, card, choose)
+    _after_card(s, seat, nxt, phase, ok, opens_quick=rs.has_burns and not rs.special(card))
+
+
+def _after_card(s: State, seat: Seat, nxt: Seat, phase: Phase, announced: bool, opens_quick: bool) -> None:
+    """Penalty or challenge window for a missed call, then hand the turn over."""
+    rs = s.rs
+    if not announced and rs.announce_mode == AUTOMATIC:
+        s.draw(seat, rs.mau_penalty)
+    _end_turn(s, nxt, phase)
+    if s.round_over:
+        return
+    if not announced and rs.announce_mode != AUTOMATIC:
+        s.mau_offender = seat
+        s.mau_guard = s.turn
+        if not s.hands[seat]:
+            s.finisher = seat
+            if s.turn == seat:  # skipped everyone: the turn is back with the one who went out
+                _finish(s, seat)
+                return
+    if opens_quick and not s.pending:
+        s.quick_from = seat
+
+
+def _end_turn(s: State, nxt: Seat, phase: Phase) -> None:
+    ender = s.turn
+    if s.mau_offender >= 0 and s.mau_guard == ender and s.rs.announce_mode == CHALLENGE_MODE:
+        s.mau_offender = -1
+        if s.finisher >= 0 and not s.hands[s.finisher]:
+            _finish(s, s.finisher)
+            return
+        s.finisher = -1
+    s.turn = nxt
+    s.phase = phase
+    s.drawn_card = -1
+    if nxt == s.finisher:
+        _finish(s, nxt)
+
+
+def _draw(s: State, seat: Seat) -> None:
+    s.opening = False
+    if s.pending:
+        k = s.pending
+        s.pending = s.chain = 0
+        s.pending_kind = Pending.NONE
+        s.w4_seat = -1
+        got = s.draw(seat, k)
+        if s.finisher >= 0 and s.rs.announce_mode == AUTOMATIC:
+            _finish(s, s.finisher)
+            return
+        _turn_ends_idle(s, seat, not got)
+        return
+    got = s.draw(seat, 1)
+    s.phase = DRAWN
+    s.drawn_card = got[0] if got else -1
+    if got:
+        s.stuck = 0
+    if not playable_now(s, seat):
+        _turn_ends_idle(s, seat, not got)
+
+
+def _turn_ends_idle(s: State, seat: Seat, idle: bool) -> None:
+    """End a turn in which no card was played; a table where everyone is stuck in a row is blocked."""
+    if idle and not s.can_draw() and not _stuck_has_play(s, seat):
+        s.stuck += 1
+        if s.stuck >= s.players():
+            _finish(s, _blocked_winner(s), blocked=True)
+            return
+    else:
+        s.stuck = 0
+    _end_turn(s, s.next_seat(seat), NORMAL)
+
+
+def _stuck_has_play(s: State, seat: Seat) -> bool:
+    return bool(s.rs.playable_cards(s, set(s.hands[seat])))
+
+
+def _pass(s: State, seat: Seat) -> None:
+    phase = s.phase
+    if phase in (BOUNCE, BURNED):
+        s.stuck = 0
+        _end_turn(s, s.next_seat(seat), NORMAL)
+        return
+    _turn_ends_idle(s, seat, phase == NORMAL or s.drawn_card < 0)
+
+
+def _challenge(s: State, target: Seat) -> None:
+    s.mau_offender = -1
+    if s.finisher == target:
+        s.finisher = -1
+    s.draw(target, s.rs.mau_penalty)
+
+
+def _challenge_wild(s: State, seat: Seat) -> None:
+    s.pending = s.chain = 0
+    s.pending_kind = Pending.NONE
+    bluffer = s.w4_seat
+    s.w4_seat = -1
+    if s.w4_bluff:
+        s.draw(bluffer, 4)
+    else:
+        s.draw(seat, 6)
+        _end_turn(s, s.next_seat(seat), NORMAL)
+
+
+def _burn(s: State, seat: Seat, card: Card, announce: str | None) -> None:
+    hand = s.hands[seat]
+    hand.remove(card)
+    s.discard.append(card)
+    s.turn = seat
+    s.opening = False
+    s.stuck = 0
+    s.last_player = seat
+    after = len(hand)
+    ok = _announced(s, plain_call(s, card, after), announce)
+    if after == 0 and ok:
+        _finish(s, seat)
+        return
+    if not ok:
+        s.draw(seat, s.rs.mau_penalty)
+    s.phase = BURNED
+    s.burn_announced = announce is not None
+
+
+def _quick(s: State, seat: Seat, card: Card, announce: str | None) -> None:
+    hand = s.hands[seat]
+    hand.remove(card)
+    s.discard.append(card)
+    s.quick_from = -1
+    s.stuck = 0
+    after = len(hand)
+    ok = _announced(s, plain_call(s, card, after), announce)
+    if after == 0 and ok:
+        _finish(s, seat)
+    elif not ok:
+        s.draw(seat, s.rs.mau_penalty)
+
+
+def _double(s: State, seat: Seat, card: Card, announce: str | None) -> None:
+    hand = s.hands[seat]
+    hand.remove(card)
+    hand.remove(card)
+    s.discard.append(card)
+    s.discard.append(card)
+    s.stuck = 0
+    s.opening = False
+    s.last_player = seat
+    after = len(hand)
+    ok = _announced(s, required_call(s, seat, card, after + 2, after), announce)
+    s.follow = suit(card)
+    if after == 0 and ok:
+        _finish(s, seat)
+        return
+    _after_card(s, seat, s.next_seat(seat), NORMAL, ok, opens_quick=True)
+
+
+def _blocked_winner(s: State) -> int:
+    """Fewest hand points, then fewest cards, then whoever would play first."""
+    order = []
+    seat = s.next_seat(s.turn)  # the one who would play after the last pass
+    for _ in range(s.players()):
+        order.append(seat)
+        seat = s.next_seat(seat)
+    pts = s.rs.hand_points
+    return min(order, key=lambda i: (pts(s.hands[i]), len(s.hands[i]), order.index(i)))
+
+
+def _finish(s: State, winner: Seat, blocked: bool = False) -> None:
+    rs = s.rs
+    s.round_over = True
+    s.turn = -1
+    s.round_winner = winner
+    s.pending = s.chain = 0
+    s.pending_kind = Pending.NONE
+    s.quick_from = s.mau_offender = s.finisher = -1
+    s.phase = NORMAL
+    pts = rs.score_round(s, winner, blocked)
+    s.round_points = pts
+    s.scores = [a + b for a, b in zip(s.scores, pts, strict=True)]
+    s.rounds_played += 1
+    rs.end_match(s, winner)

@@ -1,0 +1,80 @@
+"""What the seat on turn may do in its phase, and which call ("Mau", "Mau-Mau") an action needs.
+
+The predicates ``check`` refuses by, ``legal_actions`` lists by and ``apply`` ends a turn by,
+so that the three agree.
+"""
+
+from __future__ import annotations
+
+from services.rules.actions import BURN, DOUBLE, MAU, MAUMAU, PLAY, QUICK, Action
+from services.rules.cards import R8, Card, Seat, rank
+from services.rules.phases import BOUNCE, BURNED, DRAWN, NORMAL
+from services.rules.phases import CHOOSE as CHOOSING
+from services.rules.state import State
+
+
+def playable_now(s: State, seat: Seat) -> list[Card]:
+    """The distinct cards the seat on turn may play in its current phase."""
+    phase = s.phase
+    if phase in (NORMAL, BURNED):
+        return s.rs.playable_cards(s, set(s.hands[seat]))
+    if phase == DRAWN:
+        if s.rs.after_draw_any:
+            return s.rs.playable_cards(s, set(s.hands[seat]))
+        c = s.drawn_card
+        return s.rs.playable_cards(s, (c,)) if c >= 0 else []
+    if phase == BOUNCE:
+        return [c for c in set(s.hands[seat]) if rank(c) == R8]
+    return []
+
+
+def may_pass(s: State, seat: Seat, playable: list[Card]) -> bool:
+    phase = s.phase
+    if phase == NORMAL:
+        return not s.pending and not playable and not s.can_draw()
+    if phase == BURNED:  # without a continuation the burner must draw
+        return bool(playable)
+    return phase != CHOOSING
+
+
+def may_draw(s: State, playable: list[Card]) -> bool:
+    phase = s.phase
+    if phase == NORMAL:
+        return s.rs.draw_anytime or not playable
+    return phase == BURNED and not playable
+
+
+def burnable(s: State, card: Card) -> bool:
+    top = s.discard[-1]
+    return not s.pending and card == top and not s.rs.special(top)
+
+
+def required_call(s: State, seat: Seat, card: Card, before: int, after: int) -> str | None:
+    """The call an action needs: "mau" when it leaves one card, "maumau" when the ruleset wants one going out."""
+    rs = s.rs
+    if s.phase == BURNED and s.burn_announced:
+        return None
+    if after == 1:
+        return MAU
+    if after == 0 and (before == 2 or rs.needs_mau_mau(card)):
+        return MAUMAU
+    return None
+
+
+def plain_call(s: State, card: Card, after: int) -> str | None:
+    """The call a burn or a quick action needs, which leaves ``after`` cards."""
+    if after == 1:
+        return MAU
+    return MAUMAU if after == 0 and s.rs.needs_mau_mau(card) else None
+
+
+def required_call_for(s: State, a: Action) -> str | None:
+    """The call ``a`` needs, if any."""
+    n = len(s.hands[a.seat])
+    if a.kind == PLAY:
+        return required_call(s, a.seat, a.card, n, n - 1)
+    if a.kind == DOUBLE:
+        return required_call(s, a.seat, a.card, n, n - 2)
+    if a.kind in (BURN, QUICK):
+        return plain_call(s, a.card, n - 1)
+    return None
