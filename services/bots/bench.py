@@ -24,6 +24,7 @@ import random
 from services.bots.knowledge import knowledge_from
 from services.bots.strategy import decide
 from services.rules.actions import Action
+from services.rules.cards import Seat
 from services.rules.decider import deal, evolve
 from services.rules.engine import apply, check, legal_actions, new_match
 from services.rules.state import State
@@ -41,7 +42,7 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return (round(centre - half, 4), round(centre + half, 4))
 
 
-def _choose(s: State, seat: int, who: str, rng: random.Random, ms: float) -> Action | None:
+def _choose(s: State, seat: Seat, who: str, rng: random.Random, ms: float) -> Action | None:
     """What ``who`` ("strong", "weak", "random") does at ``seat`` now (on turn or not)."""
     if who == "random":
         options: list[Action | None] = list(legal_actions(s, seat))

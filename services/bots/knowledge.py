@@ -33,7 +33,7 @@ from functools import lru_cache
 from typing import Any
 
 from services.rules.actions import Action, parse_action
-from services.rules.cards import Family
+from services.rules.cards import Card, Family, Seat, Suit
 from services.rules.rulesets import Ruleset, make_ruleset
 from services.rules.state import State
 from services.rules.views import view
@@ -45,20 +45,20 @@ class SeatKnowledge:
 
     ruleset: str
     options: tuple[tuple[str, Any], ...]  # the table's options: public
-    seat: int
-    hand: tuple[int, ...]  # sorted
+    seat: Seat
+    hand: tuple[Card, ...]  # sorted
     hand_sizes: tuple[int, ...]
     in_round: tuple[bool, ...]
-    turn: int  # -1 when the round is over
+    turn: Seat  # -1 when the round is over
     direction: int
-    top: int
-    follow: int
+    top: Card
+    follow: Suit
     pending: int
     phase: str  # a ``Phase`` word
     stock: int  # size
-    discard: tuple[int, ...]  # the public pile, bottom first (its last card is ``top``)
-    missed_call: int  # the seat that may be challenged, or -1
-    dealer: int
+    discard: tuple[Card, ...]  # the public pile, bottom first (its last card is ``top``)
+    missed_call: Seat  # the seat that may be challenged, or -1
+    dealer: Seat
     rounds_played: int
     scores: tuple[int, ...]
     legal: tuple[Action, ...]  # this seat's legal actions, from the view
@@ -86,7 +86,7 @@ def family(k: SeatKnowledge) -> Family:
     return rules(k).family
 
 
-def from_view(v: Mapping[str, Any], options: Mapping[str, Any], played_public: Sequence[int | str]) -> SeatKnowledge:
+def from_view(v: Mapping[str, Any], options: Mapping[str, Any], played_public: Sequence[Card | str]) -> SeatKnowledge:
     """Knowledge from a seat's view dict, the table's options and the public pile (bottom first).
 
     Raises ``ValueError`` when the pile does not agree with the view (its size or its top).
@@ -121,7 +121,7 @@ def from_view(v: Mapping[str, Any], options: Mapping[str, Any], played_public: S
     )
 
 
-def knowledge_from(state: State, seat: int, played_public: Sequence[int | str] | None = None) -> SeatKnowledge:
+def knowledge_from(state: State, seat: Seat, played_public: Sequence[Card | str] | None = None) -> SeatKnowledge:
     """What ``seat`` knows of ``state``: its view, the table's options and the public discard pile.
 
     The only function of the bots that reads a ``State``. ``played_public`` is the pile as
@@ -132,7 +132,7 @@ def knowledge_from(state: State, seat: int, played_public: Sequence[int | str] |
     return from_view(view(state, seat), state.rs.options, pile)
 
 
-def unseen(k: SeatKnowledge) -> list[int]:
+def unseen(k: SeatKnowledge) -> list[Card]:
     """The cards this seat has not seen: the deck minus its own hand minus the public pile.
 
     They are in the other hands and the stock, in some order the seat does not know.

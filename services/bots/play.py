@@ -13,15 +13,16 @@ from services.bots.knowledge import knowledge_from
 from services.bots.strategy import LEVELS
 from services.bots.strategy import decide as personality
 from services.rules.actions import Action
+from services.rules.cards import Seat
 from services.rules.engine import legal_actions
 from services.rules.state import State
 
 
-def may_act(state: State, seat: int) -> bool:
+def may_act(state: State, seat: Seat) -> bool:
     """Whether ``seat`` has anything it may do now (its turn, or a chance out of turn)."""
     return next(legal_actions(state, seat), None) is not None
 
 
-def decide(state: State, seat: int, level: str, rng: random.Random, budget_ms: float) -> Action | None:
+def decide(state: State, seat: Seat, level: str, rng: random.Random, budget_ms: float) -> Action | None:
     """What the bot of ``level`` at ``seat`` does now, decided from its seat's knowledge only."""
     return personality(knowledge_from(state, seat), level if level in LEVELS else "medium", rng, budget_ms)

@@ -42,7 +42,7 @@ from services.rules.actions import (
     QUICK,
     Action,
 )
-from services.rules.cards import WILD, rank
+from services.rules.cards import WILD, Card, Seat, rank, suit
 from services.rules.engine import apply, check
 from services.rules.errors import RuleError
 
@@ -82,12 +82,12 @@ def suit_counts(k: SeatKnowledge) -> list[int]:
     chooses = rules(k).chooses
     counts = [0, 0, 0, 0]
     for c in k.hand:
-        if not chooses[c] and c >> 4 < 4:
-            counts[c >> 4] += 1
+        if not chooses[c] and suit(c) != WILD:
+            counts[suit(c)] += 1
     return counts
 
 
-def _attack(k: SeatKnowledge, card: int) -> int:
+def _attack(k: SeatKnowledge, card: Card) -> int:
     """A bonus for cards that hurt an opponent (make them draw or lose a turn)."""
     return rules(k).attacks.get(rank(card), 0)
 
@@ -98,19 +98,19 @@ def bluff_odds(k: SeatKnowledge) -> float:
     Hypergeometric over the unseen cards, from the hand size of the player before.
     """
     under = k.discard[-2] if len(k.discard) > 1 else -1
-    if under < 0 or under >> 4 == WILD:
+    if under < 0 or suit(under) == WILD:
         return 0.0
     pool = unseen(k)
     holder = _previous(k)
     h, total = k.hand_sizes[holder], len(pool)
-    other = sum(1 for c in pool if c >> 4 != under >> 4)
+    other = sum(1 for c in pool if suit(c) != suit(under))
     p_none = 1.0
     for i in range(min(h, total)):
         p_none *= max(other - i, 0) / (total - i)
     return 1.0 - p_none
 
 
-def _previous(k: SeatKnowledge) -> int:
+def _previous(k: SeatKnowledge) -> Seat:
     s = (k.turn - k.direction) % k.players
     while not k.in_round[s]:
         s = (s - k.direction) % k.players
@@ -148,7 +148,7 @@ def _play_score(k: SeatKnowledge, a: Action, counts: list[int]) -> float:
         if rs.challengeable(card):
             value += -25.0 if k.follow >= 0 and counts[k.follow] else 10.0
         return value
-    same_suit = counts[card >> 4] - 1 if card >> 4 < 4 else 0
+    same_suit = counts[suit(card)] - 1 if suit(card) != WILD else 0
     return 100.0 + rs.points[card] + _attack(k, card) + 2 * same_suit
 
 
@@ -185,14 +185,16 @@ def decide_out_of_turn(k: SeatKnowledge, rng: random.Random, level: str = "mediu
 def candidates(k: SeatKnowledge, acts: list[Action]) -> list[Action]:
     """The actions worth searching: each Jack or wild once, with Tito's suit for it.
 
-    >>> k = SeatKnowledge("classic32", (), 0, (0x19, 0x05), (2, 2), (True, True), 0, 1, 0x06, 0, 0,
-    ...                   "normal", 20, (0x06,), -1, 1, 0, (0, 0), ())
-    >>> acts = [Action(PLAY, 0, 0x19, s, "mau") for s in range(4)] + [Action(DRAW, 0)]
+    >>> from services.rules.cards import FRENCH
+    >>> jd, c7, c8 = FRENCH.parse("JD"), FRENCH.parse("7C"), FRENCH.parse("8C")
+    >>> k = SeatKnowledge("classic32", (), 0, (jd, c7), (2, 2), (True, True), 0, 1, c8, 0, 0,
+    ...                   "normal", 20, (c8,), -1, 1, 0, (0, 0), ())
+    >>> acts = [Action(PLAY, 0, jd, s, "mau") for s in range(4)] + [Action(DRAW, 0)]
     >>> [(a.kind, a.choose) for a in candidates(k, acts)]
     [('play', 0), ('draw', -1)]
     """
     counts = suit_counts(k)
-    best: dict[tuple[str, int, int], Action] = {}
+    best: dict[tuple[str, Card, int], Action] = {}
     for i, a in enumerate(acts):
         key = (a.kind, a.card, -1 if a.choose >= 0 else i)  # the suit choices of one card share a key
         if key not in best or score(k, a, counts) > score(k, best[key], counts):

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from services.bots.knowledge import SeatKnowledge, rules, unseen
 from services.rules.actions import BURN, CHALLENGE, CHALLENGE_WILD, DOUBLE, DRAW, PASS, PLAY, QUICK, Action
-from services.rules.cards import WILD
+from services.rules.cards import WILD, Card, Seat, suit
 from services.rules.engine import apply, legal_actions
 from services.rules.phases import Pending, Phase
 from services.rules.state import State
@@ -43,8 +43,8 @@ class World:
     """What every sample of one knowledge shares: a template state without hidden cards, and the unseen cards."""
 
     template: State
-    unseen: tuple[int, ...]
-    others: tuple[int, ...]  # the other seats in the round holding cards, in seat order
+    unseen: tuple[Card, ...]
+    others: tuple[Seat, ...]  # the other seats in the round holding cards, in seat order
 
     @staticmethod
     def prepare(k: SeatKnowledge) -> World:
@@ -53,7 +53,7 @@ class World:
         return World(t, tuple(unseen(k)), others)
 
 
-def _drawn_card(k: SeatKnowledge) -> int:
+def _drawn_card(k: SeatKnowledge) -> Card:
     """The card this seat drew this turn, as far as it matters: the one its legal plays show."""
     if k.phase != Phase.DRAWN.word or not k.hand:
         return -1
@@ -108,11 +108,11 @@ def sample_world(k: SeatKnowledge, rng: random.Random, world: World) -> State:
 def _was_bluff(s: State) -> bool:
     """Whether the W+4 on top was played holding the colour in force under it (as far as the pile shows)."""
     under = s.discard[-2] if len(s.discard) > 1 else -1
-    colour = under >> 4 if under >= 0 and under >> 4 != WILD else -1
-    return colour >= 0 and any(c >> 4 == colour for c in s.hands[s.w4_seat])
+    colour = suit(under) if under >= 0 and suit(under) != WILD else -1
+    return colour >= 0 and any(suit(c) == colour for c in s.hands[s.w4_seat])
 
 
-def fast_action(s: State, seat: int, rng: random.Random) -> Action:
+def fast_action(s: State, seat: Seat, rng: random.Random) -> Action:
     """The rollout policy: a challenge, a burn or double, a card (Jacks and wilds last), then draw or pass.
 
     Announces whenever a call is needed; challenges a wild draw four half of the time.
@@ -150,7 +150,7 @@ def fast_action(s: State, seat: int, rng: random.Random) -> Action:
     return best
 
 
-def rollout(s: State, me: int, rng: random.Random, max_steps: int = 200) -> float:
+def rollout(s: State, me: Seat, rng: random.Random, max_steps: int = 200) -> float:
     """Play ``s`` on with ``fast_action`` in place; 1 when ``me`` (or its partner) wins, 0 when not.
 
     A round still going after ``max_steps`` actions is valued by its hand sizes: the

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from services.rules.cards import RJ, WILD, CardNameError, Family, rank, suit
+from services.rules.cards import RJ, WILD, Card, CardNameError, Family, Seat, Suit, rank, suit
 from services.rules.errors import BadRequest
 
 PLAY = "play"
@@ -37,20 +37,20 @@ class Action(NamedTuple):
     """One decision of one seat. Cards and suits are ints; -1 means "not given"."""
 
     kind: str
-    seat: int
-    card: int = -1
-    choose: int = -1
+    seat: Seat
+    card: Card = -1
+    choose: Suit = -1
     announce: str | None = None
-    target: int = -1
-    card2: int = -1
+    target: Seat = -1
+    card2: Card = -1
 
 
-def takes_choice(card: int, family: Family) -> bool:
+def takes_choice(card: Card, family: Family) -> bool:
     """Whether playing ``card`` asks for a suit (a Jack) or a colour (a wild)."""
     return suit(card) == WILD if family.suits[0] == "R" else rank(card) == RJ
 
 
-def _card(raw: Any, family: Family) -> int:
+def _card(raw: Any, family: Family) -> Card:
     if not isinstance(raw, str):
         raise BadRequest(f"a card name is a string, not {raw!r}")
     try:

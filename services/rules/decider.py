@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from services.rules.actions import Action
+from services.rules.cards import Card, Seat
 from services.rules.engine import apply, check, legal_actions, start_round
 from services.rules.shuffle import choice_index, commitment, shuffled, verify_commitment
 from services.rules.state import State
@@ -30,11 +31,11 @@ __all__ = ["ActionTaken", "Event", "RoundDealt", "RoundEnded", "deal", "decide",
 @dataclass(frozen=True)
 class RoundDealt:
     round_no: int
-    dealer: int
-    first: int
-    hands: tuple[tuple[int, ...], ...]
-    starter: int
-    stock: tuple[int, ...]  # from its top down
+    dealer: Seat
+    first: Seat
+    hands: tuple[tuple[Card, ...], ...]
+    starter: Card
+    stock: tuple[Card, ...]  # from its top down
     seed: str | None
     commitment: str
 
@@ -42,17 +43,17 @@ class RoundDealt:
 @dataclass(frozen=True)
 class ActionTaken:
     action: Action
-    draws: tuple[tuple[int, tuple[int, ...]], ...] = ()  # (seat, cards) for every draw it caused
+    draws: tuple[tuple[Seat, tuple[Card, ...]], ...] = ()  # (seat, cards) for every draw it caused
     reshuffles: int = 0
 
 
 @dataclass(frozen=True)
 class RoundEnded:
-    winner: int
+    winner: Seat
     round_points: tuple[int, ...]
     scores: tuple[int, ...]
     match_over: bool
-    match_winners: tuple[int, ...]
+    match_winners: tuple[Seat, ...]
     seed: str | None  # revealed: anyone can now recompute the deal and every reshuffle
 
 
@@ -87,7 +88,7 @@ def evolve(s: State, e: Event) -> State:
     return new
 
 
-def deal(s: State, seed: str, table_id: str, round_no: int, dealer: int | None = None) -> RoundDealt:
+def deal(s: State, seed: str, table_id: str, round_no: int, dealer: Seat | None = None) -> RoundDealt:
     """The deal of the next round from ``seed`` (hex), as documented in docs/shuffle.md.
 
     The dealer moves one seat each round; the first player is the seat after the dealer,
@@ -106,7 +107,7 @@ def deal(s: State, seed: str, table_id: str, round_no: int, dealer: int | None =
         first = min(seats, key=lambda i: (i - dealer - 1) % n)
     deck = shuffled(rs.deck(n), seed, "deal")
     order = seats[seats.index(first):] + seats[: seats.index(first)]
-    hands: list[list[int]] = [[] for _ in range(n)]
+    hands: list[list[Card]] = [[] for _ in range(n)]
     for _ in range(rs.hand_size):
         for seat in order:
             hands[seat].append(deck.pop())

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from services.rules.cards import Card, Seat, Suit
 from services.rules.phases import Pending, Phase
 from services.rules.shuffle import shuffled
 
@@ -38,41 +39,41 @@ class State:
     rs: Ruleset
     n: int
     active: list[bool]
-    hands: list[list[int]]
-    stock: list[int]
-    discard: list[int]
-    turn: int
+    hands: list[list[Card]]
+    stock: list[Card]
+    discard: list[Card]
+    turn: Seat
     direction: int
-    follow: int
+    follow: Suit
     pending: int
     pending_kind: Pending
     chain: int
     phase: Phase
-    drawn_card: int
-    last_player: int
-    quick_from: int
+    drawn_card: Card
+    last_player: Seat
+    quick_from: Seat
     opening: bool
     burn_announced: bool
-    mau_offender: int
-    mau_guard: int
-    w4_seat: int
+    mau_offender: Seat
+    mau_guard: Seat
+    w4_seat: Seat
     w4_bluff: bool
-    finisher: int
+    finisher: Seat
     stuck: int
     double_points: bool
-    dealer: int
-    first: int
+    dealer: Seat
+    first: Seat
     rounds_played: int
     scores: list[int]
     round_points: list[int] | None
     round_over: bool
-    round_winner: int
+    round_winner: Seat
     match_over: bool
-    match_winners: list[int]
-    tiebreak: list[int]
+    match_winners: list[Seat]
+    tiebreak: list[Seat]
     seed: str | None
     reshuffles: int
-    draw_log: list[tuple[int, list[int]]] | None
+    draw_log: list[tuple[Seat, list[Card]]] | None
 
     def __init__(self, rs: Ruleset, seats: int, scores: list[int] | None = None, rounds_played: int = 0):
         self.rs = rs
@@ -126,10 +127,10 @@ class State:
         return new
 
     @property
-    def top(self) -> int:
+    def top(self) -> Card:
         return self.discard[-1]
 
-    def next_seat(self, seat: int, direction: int = 0) -> int:
+    def next_seat(self, seat: Seat, direction: int = 0) -> Seat:
         """The next seat still in the round from ``seat`` (in ``direction``, default the current one)."""
         d = direction or self.direction
         n, active = self.n, self.active
@@ -138,7 +139,7 @@ class State:
             s = (s + d) % n
         return s
 
-    def previous_seat(self, seat: int) -> int:
+    def previous_seat(self, seat: Seat) -> Seat:
         return self.next_seat(seat, -self.direction)
 
     def players(self) -> int:
@@ -147,9 +148,9 @@ class State:
     def can_draw(self) -> bool:
         return bool(self.stock) or len(self.discard) > 1
 
-    def draw(self, seat: int, k: int) -> list[int]:
+    def draw(self, seat: Seat, k: int) -> list[Card]:
         """Move up to ``k`` cards from the stock to ``seat``, reshuffling the discard pile when needed."""
-        got: list[int] = []
+        got: list[Card] = []
         stock, hand = self.stock, self.hands[seat]
         for _ in range(k):
             if not stock:

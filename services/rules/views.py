@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from services.rules.actions import action_to_dict
+from services.rules.cards import Seat
 from services.rules.engine import legal_actions
 from services.rules.state import State
 
@@ -39,7 +40,7 @@ def full_state(s: State) -> dict[str, Any]:
     return {**_common(s), "hands": [fam.names(h) for h in s.hands]}
 
 
-def view(s: State, seat: int | None) -> dict[str, Any]:
+def view(s: State, seat: Seat | None) -> dict[str, Any]:
     """What ``seat`` may see (``None``: a spectator). At the end of a round every hand is revealed."""
     fam = s.rs.family
     v = _common(s)
