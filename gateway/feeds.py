@@ -2,7 +2,7 @@
 
 A feed folds its table from the stream (nothing another gateway replica would need lives
 only here) and hands every stored batch to its watchers, each redacting it for itself.
-Batches arrive as the stream republishes them (``services.table.store.live_subject``): a
+Batches arrive as the stream republishes them (``services.runtime.subjects.live_table``): a
 plain subscription, no JetStream consumer, so a gateway can follow tens of thousands of
 tables. Each republished batch names the table's sequence before it; a batch that does not
 follow the feed's table (one missed while NATS was away) makes the feed read what it lacks
@@ -24,10 +24,10 @@ from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 
 from maumau.v1 import chat_pb2, events_pb2
-from services.chat.store import subject as chat_subject
+from services.runtime import subjects
 from services.table.domain import Table
 from services.table.repository import tables
-from services.table.store import EventStore, Stored, live_subject
+from services.table.store import EventStore, Stored
 
 log = logging.getLogger("maumau.gateway")
 CATCH_UP_CONCURRENCY = 32
@@ -110,8 +110,8 @@ class Feeds:
                 await w.on_chat(table_id, [line])
 
         try:
-            feed.subscriptions.append(await self.nc.subscribe(live_subject(table_id), cb=on_table))
-            feed.subscriptions.append(await self.nc.subscribe(chat_subject(table_id), cb=on_chat))
+            feed.subscriptions.append(await self.nc.subscribe(subjects.live_table(table_id), cb=on_table))
+            feed.subscriptions.append(await self.nc.subscribe(subjects.chat_lines(table_id), cb=on_chat))
             async with feed.lock:
                 await self._catch_up(feed)  # what was stored between the first read and the subscription
         except BaseException:

@@ -30,8 +30,8 @@ from nats.errors import Error as NatsError
 from gateway.feeds import Feed, Feeds, UnknownTable, chat_line
 from gateway.redact import events_frame, state_frame
 from maumau.v1 import actions_pb2, chat_pb2, events_pb2, table_pb2
+from services.chat.client import post
 from services.chat.store import history
-from services.runtime import tracing
 from services.runtime.settings import SocketLimits
 from services.table.client import send
 
@@ -228,9 +228,7 @@ class Socket:
             raise FrameError("bad_command", "a chat line has a text")
         cmd = chat_pb2.ChatCommand(command_id=command_id, table_id=table_id, actor=self.identity,
                                    actor_name=self.name, text=text)
-        raw = await tracing.request(self.nc, f"cmd.chat.{table_id}", cmd.SerializeToString(), "send chat line", 10,
-                                    {"maumau.table_id": table_id})
-        reply = chat_pb2.ChatReply.FromString(raw.data)
+        reply = await post(self.nc, cmd)
         if reply.WhichOneof("result") == "posted":
             return {"ok": True, "seqs": [reply.posted.seq]}
         return {"ok": False, "code": reply.refusal.code, "message": reply.refusal.message}

@@ -30,7 +30,7 @@ from opentelemetry import trace
 from maumau.v1 import table_pb2
 from services.runtime import tracing
 from services.table.client import send
-from services.table.service import command_subject
+from services.runtime.subjects import table_command
 tracing.setup("probe")
 
 async def main():
@@ -41,7 +41,7 @@ async def main():
         seen.append(msg.headers["traceparent"].split("-")[1])
         await msg.respond(table_pb2.CommandReply(done=table_pb2.Done(seat=1)).SerializeToString())
 
-    await nc.subscribe(command_subject("t1"), cb=table_service)
+    await nc.subscribe(table_command("t1"), cb=table_service)
     cmd = table_pb2.TableCommand(command_id="c1", table_id="t1", actor="ana", start=table_pb2.StartMatch())
     parent = tracing.extract({{"traceparent": "00-{TRACE_ID}-00f067aa0ba902b7-01"}})
     with trace.get_tracer("probe").start_as_current_span("ws command", context=parent):

@@ -10,37 +10,23 @@ leaves a lobby).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
-import weakref
-from collections import Counter, OrderedDict, deque
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import ClassVar
 
-from google.protobuf.message import DecodeError
-from nats.aio.client import Client as NATS
-from nats.aio.msg import Msg
 from nats.js import JetStreamContext
-from opentelemetry import trace
 
 from maumau.v1 import chat_pb2, table_pb2
 from services.chat import store
 from services.chat.seating import seatings
 from services.chat.text import clean
 from services.runtime import tracing
-from services.runtime.requests import answer
-from services.table.domain import Refused
+from services.runtime.commands import CommandService
+from services.runtime.refusals import Refused
 from services.table.store import EventStore
-
-log = logging.getLogger("maumau.chat")
-COMMANDS = "cmd.chat.*"
-QUEUE = "chat"
-tracer = trace.get_tracer("maumau.chat")
-
-
-def command_subject(table_id: str) -> str:
-    return f"cmd.chat.{table_id}"
 
 
 @dataclass
@@ -82,39 +68,37 @@ class RateLimit:
 
 
 @dataclass
-class ChatService:
+class ChatService(CommandService[chat_pb2.ChatCommand, chat_pb2.ChatReply]):
+    kind: ClassVar[str] = "chat"
+    log: ClassVar[logging.Logger] = logging.getLogger("maumau.chat")
     js: JetStreamContext
     tables: EventStore
     settings: Settings = field(default_factory=Settings)
     clock: Callable[[], float] = time.time
     recent: OrderedDict[tuple[str, str], chat_pb2.ChatPosted] = field(default_factory=OrderedDict)
-    stats: Counter[str] = field(default_factory=Counter)  # posted, refused, duplicates
-    answering: asyncio.Event = field(default_factory=asyncio.Event)  # readiness: subscribed to the commands
-    locks: weakref.WeakValueDictionary[str, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
     rate: RateLimit = field(init=False)
 
     def __post_init__(self) -> None:
         self.rate = RateLimit(self.settings.rate_count, self.settings.rate_seconds)
         self.seatings = seatings(self.tables, self.settings.cache_size)
 
-    async def handle(self, cmd: chat_pb2.ChatCommand, headers: dict[str, str] | None = None) -> chat_pb2.ChatReply:
-        lock = self.locks.get(cmd.table_id)
-        if lock is None:
-            lock = self.locks[cmd.table_id] = asyncio.Lock()
-        span = tracer.start_as_current_span("chat line", context=tracing.extract(headers),
-                                            kind=trace.SpanKind.SERVER, attributes={"maumau.table_id": cmd.table_id})
-        async with lock:
-            try:
-                with span:
-                    return chat_pb2.ChatReply(posted=await self._handle(cmd))
-            except Refused as r:
-                self.stats["refused"] += 1
-                log.info("refused a line on table %s by %s: %s", cmd.table_id, cmd.actor, r.code)
-                return chat_pb2.ChatReply(refusal=table_pb2.Refusal(code=r.code, message=str(r)))
+    def parse(self, data: bytes) -> chat_pb2.ChatCommand:
+        return chat_pb2.ChatCommand.FromString(data)
 
-    async def _handle(self, cmd: chat_pb2.ChatCommand) -> chat_pb2.ChatPosted:
-        if not cmd.command_id or not cmd.table_id or not cmd.actor:
-            raise Refused("bad_request", "a line needs a command id, a table id and an actor")
+    def refusal(self, code: str, message: str) -> chat_pb2.ChatReply:
+        return chat_pb2.ChatReply(refusal=table_pb2.Refusal(code=code, message=message))
+
+    def forget(self, table_id: str) -> None:
+        self.seatings.forget(table_id)
+
+    @property
+    def concurrency(self) -> int:
+        return self.settings.concurrency
+
+    async def decide(self, cmd: chat_pb2.ChatCommand) -> chat_pb2.ChatReply:
+        return chat_pb2.ChatReply(posted=await self._post(cmd))
+
+    async def _post(self, cmd: chat_pb2.ChatCommand) -> chat_pb2.ChatPosted:
         posted = self.recent.get((cmd.table_id, cmd.command_id))
         if posted is not None:
             self.stats["duplicates"] += 1
@@ -157,30 +141,3 @@ class ChatService:
         while len(self.recent) > self.settings.recent_lines:
             self.recent.popitem(last=False)
         return posted
-
-    async def serve(self, nc: NATS) -> None:
-        """Answer lines until cancelled."""
-        await answer(nc, COMMANDS, QUEUE, self._reply, self.settings.concurrency, self.answering)
-
-    async def _reply(self, msg: Msg) -> None:
-        table_id = msg.subject.rsplit(".", 1)[-1]
-        try:
-            cmd = chat_pb2.ChatCommand.FromString(msg.data)
-        except DecodeError:
-            reply = _refusal("bad_request", "the command is not a ChatCommand")
-        else:
-            if cmd.table_id and cmd.table_id != table_id:
-                reply = _refusal("bad_request", "the command's table is not the subject's")
-            else:
-                cmd.table_id = table_id
-                try:
-                    reply = await self.handle(cmd, dict(msg.headers or {}))
-                except Exception:
-                    log.exception("line %s on table %s failed", cmd.command_id, table_id)
-                    reply = _refusal("unavailable", "the chat could not take the line now; send it again")
-        if msg.reply:
-            await msg.respond(reply.SerializeToString())
-
-
-def _refusal(code: str, message: str) -> chat_pb2.ChatReply:
-    return chat_pb2.ChatReply(refusal=table_pb2.Refusal(code=code, message=message))

@@ -15,16 +15,13 @@ from nats.js.api import DiscardPolicy, StorageType, StreamConfig
 from nats.js.errors import BadRequestError, NotFoundError
 
 from maumau.v1 import chat_pb2
+from services.runtime import subjects
 from services.runtime.direct import read_subject
 from services.table.store import duplicate_id
 
 STREAM = "CHAT"
-SUBJECTS = "chat.*"
+SUBJECTS = subjects.CHAT_LINES
 HISTORY = 100  # lines kept per table
-
-
-def subject(table_id: str) -> str:
-    return f"chat.{table_id}"
 
 
 @dataclass(frozen=True)
@@ -47,7 +44,7 @@ async def append(js: JetStreamContext, line: chat_pb2.ChatLine,
                  headers: dict[str, str] | None = None) -> tuple[int, bool]:
     """Store ``line`` on its table's subject; returns (sequence, was a duplicate of an earlier command)."""
     h = {"Nats-Msg-Id": duplicate_id(line.table_id, line.command_id), **(headers or {})}
-    ack = await js.publish(subject(line.table_id), line.SerializeToString(), stream=STREAM, headers=h)
+    ack = await js.publish(subjects.chat_lines(line.table_id), line.SerializeToString(), stream=STREAM, headers=h)
     return ack.seq, bool(ack.duplicate)
 
 
@@ -63,7 +60,7 @@ async def line_at(js: JetStreamContext, seq: int) -> chat_pb2.ChatLine | None:
 async def read(js: JetStreamContext, table_id: str, after: int = 0) -> list[StoredLine]:
     """The table's stored lines after stream sequence ``after`` (at most the last 100), in order."""
     return [StoredLine(m.seq, chat_pb2.ChatLine.FromString(m.data))
-            for m in await read_subject(js, STREAM, subject(table_id), after, batch=HISTORY)]
+            for m in await read_subject(js, STREAM, subjects.chat_lines(table_id), after, batch=HISTORY)]
 
 
 async def history(js: JetStreamContext, table_id: str) -> list[chat_pb2.ChatLine]:

@@ -29,6 +29,7 @@ from nats.js.api import StorageType, StreamConfig
 from maumau.v1 import events_pb2, table_pb2
 from services.rules.engine import legal_actions
 from services.rules.wire import action_to_pb
+from services.runtime import subjects
 from services.table import repository
 from services.table.client import send
 from services.table.domain import Table
@@ -138,7 +139,7 @@ async def drive(nats_url: str, tables: int, seconds: float, seed: int, rate: flo
         folding.apply(mirror.table, Stored(mirror.count, events_pb2.EventBatch.FromString(msg.data)))
         mirror.moved.set()
 
-    sub = await nc.subscribe("tables.*", cb=on_batch)
+    sub = await nc.subscribe(subjects.TABLE_EVENTS, cb=on_batch)
     latencies: list[float] = []
     rng = random.Random(seed)
     try:

@@ -20,18 +20,11 @@ from services.rules.engine import add_player, auto_action, may_join_late, new_ma
 from services.rules.rulesets import OptionError, make_ruleset
 from services.rules.state import State
 from services.rules.wire import SCHEMA_VERSION, action_from_pb, action_to_pb, options_from_pb
+from services.runtime.refusals import Refused
 
 BOT_NAMES = {"classic32": (("Carmen", "strong"), ("Tito", "medium"), ("Luna", "weak"))}
 BOT_BY_LEVEL = (("Robô Ás", "strong"), ("Robô Valete", "medium"), ("Robô Sete", "weak"))
 RECENT_COMMANDS = 512  # command ids remembered per table, for re-sent commands
-
-
-class Refused(Exception):
-    """A command the table refuses; it appends nothing."""
-
-    def __init__(self, code: str, message: str):
-        super().__init__(message)
-        self.code = code
 
 
 class Status(StrEnum):

@@ -20,7 +20,7 @@ from maumau.v1 import actions_pb2, events_pb2, rules_pb2, rules_pb2_grpc
 from services.rules.state import State
 from services.rules.wire import state_to_pb
 from services.runtime import tracing
-from services.table.domain import Refused
+from services.runtime.refusals import Refused
 
 log = logging.getLogger("maumau.table.rules")
 

@@ -8,38 +8,21 @@ before it is sent, so a stale cache can neither store nor refuse anything wrongl
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import secrets
 import time
-import weakref
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-
-from google.protobuf.message import DecodeError
-from nats.aio.client import Client as NATS
-from nats.aio.msg import Msg
-from opentelemetry import trace
+from typing import ClassVar
 
 from maumau.v1 import events_pb2, table_pb2
 from services.runtime import tracing
-from services.runtime.requests import answer
-from services.table.domain import Context, Refused, Rules, Table, decide
+from services.runtime.commands import CommandService
+from services.runtime.refusals import Refused
+from services.table.domain import Context, Rules, Table, decide
 from services.table.repository import tables
 from services.table.rules_client import RulesUnavailable
 from services.table.store import Conflict, EventStore, Stored
-
-log = logging.getLogger("maumau.table")
-COMMANDS = "cmd.table.*"
-QUEUE = "table"
-tracer = trace.get_tracer("maumau.table")
-UNAVAILABLE = table_pb2.CommandReply(refusal=table_pb2.Refusal(
-    code="unavailable", message="the table could not take the command now; send it again"))
-
-
-def command_subject(table_id: str) -> str:
-    return f"cmd.table.{table_id}"
 
 
 @dataclass
@@ -53,45 +36,37 @@ class Settings:
 
 
 @dataclass
-class TableService:
+class TableService(CommandService[table_pb2.TableCommand, table_pb2.CommandReply]):
+    kind: ClassVar[str] = "table"
+    expected: ClassVar[tuple[type[Exception], ...]] = (RulesUnavailable,)  # while the rules service restarts
+    log: ClassVar[logging.Logger] = logging.getLogger("maumau.table")
     store: EventStore
     rules: Rules
     settings: Settings = field(default_factory=Settings)
     clock: Callable[[], float] = time.time
     new_token: Callable[[], str] = lambda: secrets.token_urlsafe(12)
     new_seed: Callable[[], str] = lambda: secrets.token_hex(32)
-    stats: Counter[str] = field(default_factory=Counter)  # accepted, refused, conflicts, duplicates
-    answering: asyncio.Event = field(default_factory=asyncio.Event)  # readiness: subscribed to the commands
-    locks: weakref.WeakValueDictionary[str, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
 
     def __post_init__(self) -> None:
         self.tables = tables(self.store, self.settings.cache_size)
 
-    async def handle(self, cmd: table_pb2.TableCommand,
-                     headers: dict[str, str] | None = None) -> table_pb2.CommandReply:
-        lock = self.locks.get(cmd.table_id)
-        if lock is None:
-            lock = self.locks[cmd.table_id] = asyncio.Lock()
-        span = tracer.start_as_current_span("table command", context=tracing.extract(headers),
-                                            kind=trace.SpanKind.SERVER,
-                                            attributes={"maumau.table_id": cmd.table_id,
-                                                        "maumau.command": cmd.WhichOneof("command") or ""})
-        async with lock:
-            try:
-                with span:
-                    return await self._handle(cmd)
-            except Refused as r:
-                self.stats["refused"] += 1
-                log.info("refused %s on table %s by %s: %s", cmd.WhichOneof("command"), cmd.table_id, cmd.actor,
-                         r.code)
-                return table_pb2.CommandReply(refusal=table_pb2.Refusal(code=r.code, message=str(r)))
-            except Exception:
-                self.tables.forget(cmd.table_id)  # whatever half-folded state there was is not trusted
-                raise
+    def parse(self, data: bytes) -> table_pb2.TableCommand:
+        return table_pb2.TableCommand.FromString(data)
 
-    async def _handle(self, cmd: table_pb2.TableCommand) -> table_pb2.CommandReply:
-        if not cmd.command_id or not cmd.table_id or not cmd.actor:
-            raise Refused("bad_request", "a command needs a command id, a table id and an actor")
+    def refusal(self, code: str, message: str) -> table_pb2.CommandReply:
+        return table_pb2.CommandReply(refusal=table_pb2.Refusal(code=code, message=message))
+
+    def span(self, cmd: table_pb2.TableCommand) -> tuple[str, dict[str, str]]:
+        return "table command", {"maumau.table_id": cmd.table_id, "maumau.command": cmd.WhichOneof("command") or ""}
+
+    def forget(self, table_id: str) -> None:
+        self.tables.forget(table_id)  # whatever half-folded state there was is not trusted
+
+    @property
+    def concurrency(self) -> int:
+        return self.settings.concurrency
+
+    async def decide(self, cmd: table_pb2.TableCommand) -> table_pb2.CommandReply:
         t = self.tables.cached(cmd.table_id) or await self.tables.get(cmd.table_id)
         fresh = False
         for _ in range(self.settings.retries):
@@ -124,34 +99,6 @@ class TableService:
             self.stats["accepted"] += 1
             return _done(t, cmd, [seq])
         raise Refused("conflict_retry_exhausted", "the table kept changing; try again")
-
-    async def serve(self, nc: NATS) -> None:
-        """Answer commands until cancelled."""
-        await answer(nc, COMMANDS, QUEUE, self._reply, self.settings.concurrency, self.answering)
-
-    async def _reply(self, msg: Msg) -> None:
-        table_id = msg.subject.rsplit(".", 1)[-1]
-        try:
-            cmd = table_pb2.TableCommand.FromString(msg.data)
-        except DecodeError:
-            reply = table_pb2.CommandReply(refusal=table_pb2.Refusal(code="bad_request",
-                                                                      message="the command is not a TableCommand"))
-        else:
-            if cmd.table_id and cmd.table_id != table_id:
-                reply = table_pb2.CommandReply(refusal=table_pb2.Refusal(
-                    code="bad_request", message="the command's table is not the subject's"))
-            else:
-                cmd.table_id = table_id
-                try:
-                    reply = await self.handle(cmd, dict(msg.headers or {}))
-                except RulesUnavailable as e:  # expected while the rules service restarts: no traceback
-                    log.warning("command %s on table %s not decided: %s", cmd.command_id, table_id, e)
-                    reply = UNAVAILABLE
-                except Exception:
-                    log.exception("command %s on table %s failed", cmd.command_id, table_id)
-                    reply = UNAVAILABLE
-        if msg.reply:
-            await msg.respond(reply.SerializeToString())
 
 
 def _done(t: Table, cmd: table_pb2.TableCommand, seqs: list[int]) -> table_pb2.CommandReply:

@@ -15,24 +15,14 @@ from nats.js.api import DiscardPolicy, RePublish, StorageType, StreamConfig
 from nats.js.errors import BadRequestError
 
 from maumau.v1 import events_pb2
+from services.runtime import subjects
 from services.runtime.direct import read_subject
 
 STREAM = "TABLES"
-SUBJECTS = "tables.*"
+SUBJECTS = subjects.TABLE_EVENTS
 WRONG_LAST_SEQUENCE = 10071
 
 
-def subject(table_id: str) -> str:
-    return f"tables.{table_id}"
-
-
-def live_subject(table_id: str) -> str:
-    """Where the stream republishes each stored batch of the table, for core subscribers.
-
-    The republished message carries ``Nats-Sequence`` and ``Nats-Last-Sequence`` (the table's
-    sequence before it), so a follower can tell a missed batch and read it from the stream.
-    """
-    return f"live.tables.{table_id}"
 
 
 def duplicate_id(table_id: str, command_id: str) -> str:
@@ -74,7 +64,7 @@ class EventStore:
         config = StreamConfig(name=STREAM, subjects=[SUBJECTS], storage=StorageType.FILE,
                               num_replicas=self.replicas, duplicate_window=self.duplicate_window,
                               allow_direct=True, discard=DiscardPolicy.OLD,
-                              republish=RePublish(src=SUBJECTS, dest="live.tables.{{wildcard(1)}}"))
+                              republish=RePublish(src=SUBJECTS, dest=subjects.LIVE_TABLES))
         try:
             await self.js.add_stream(config)
         except BadRequestError:
@@ -86,7 +76,8 @@ class EventStore:
         h = {"Nats-Expected-Last-Subject-Sequence": str(expected), "Nats-Msg-Id": duplicate_id(table_id, command_id),
              **(headers or {})}
         try:
-            ack = await self.js.publish(subject(table_id), batch.SerializeToString(), stream=STREAM, headers=h)
+            ack = await self.js.publish(subjects.table_events(table_id), batch.SerializeToString(), stream=STREAM,
+                                        headers=h)
         except BadRequestError as e:
             if e.err_code == WRONG_LAST_SEQUENCE:
                 raise Conflict(str(e)) from None
@@ -96,4 +87,4 @@ class EventStore:
     async def read(self, table_id: str, after: int = 0, until: int | None = None) -> list[Stored]:
         """Every batch of the table stored after sequence ``after`` (up to ``until``), in order."""
         return [Stored(m.seq, events_pb2.EventBatch.FromString(m.data))
-                for m in await read_subject(self.js, STREAM, subject(table_id), after, until)]
+                for m in await read_subject(self.js, STREAM, subjects.table_events(table_id), after, until)]

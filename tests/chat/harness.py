@@ -12,7 +12,8 @@ import nats
 
 from maumau.v1 import chat_pb2, table_pb2
 from services.chat import store
-from services.chat.service import ChatService, Settings, command_subject
+from services.chat.service import ChatService, Settings
+from services.runtime.subjects import chat_command
 from services.table.store import EventStore
 from tests.table.harness import Platform, platform
 
@@ -25,7 +26,7 @@ class ChatPlatform:
     async def say(self, table_id: str, actor: str, text: str, command_id: str | None = None) -> chat_pb2.ChatReply:
         cmd = chat_pb2.ChatCommand(command_id=command_id or uuid.uuid4().hex, table_id=table_id, actor=actor,
                                    text=text)
-        reply = await self.tables.client.request(command_subject(table_id), cmd.SerializeToString(), timeout=10)
+        reply = await self.tables.client.request(chat_command(table_id), cmd.SerializeToString(), timeout=10)
         return chat_pb2.ChatReply.FromString(reply.data)
 
     async def history(self, table_id: str) -> list[chat_pb2.ChatLine]:

@@ -17,10 +17,11 @@ from maumau.v1 import actions_pb2, table_pb2
 from services.rules.engine import legal_actions
 from services.rules.server import start as start_rules
 from services.rules.wire import action_to_pb
+from services.runtime.subjects import table_command
 from services.table.domain import Table
 from services.table.repository import tables
 from services.table.rules_client import GrpcRules
-from services.table.service import Settings, TableService, command_subject
+from services.table.service import Settings, TableService
 from services.table.store import EventStore
 
 
@@ -56,7 +57,7 @@ class Platform:
                    **command: Any) -> table_pb2.CommandReply:
         cmd = table_pb2.TableCommand(command_id=command_id or uuid.uuid4().hex, table_id=table_id, actor=actor,
                                      actor_name=name, **command)
-        reply = await self.client.request(command_subject(table_id), cmd.SerializeToString(), timeout=10)
+        reply = await self.client.request(table_command(table_id), cmd.SerializeToString(), timeout=10)
         return table_pb2.CommandReply.FromString(reply.data)
 
     async def table(self, table_id: str) -> Table:

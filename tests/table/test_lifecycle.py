@@ -6,7 +6,7 @@ import uuid
 
 from maumau.v1 import table_pb2
 from services.rules.wire import option_to_pb
-from services.table.service import command_subject
+from services.runtime.subjects import table_command
 from services.table.store import duplicate_id
 from tests.table.harness import Platform, act, platform
 
@@ -109,7 +109,7 @@ async def test_a_refusal_never_shows_another_seats_cards(nats_url: str) -> None:
 async def test_unknown_table_and_malformed_commands_are_refused(nats_url: str) -> None:
     async with platform(nats_url) as p:
         unknown = await p.send("nope", "alice", act=act(0, "draw"))
-        raw = await p.client.request(command_subject("nope"), b"\xff\xfe not protobuf", timeout=5)
+        raw = await p.client.request(table_command("nope"), b"\xff\xfe not protobuf", timeout=5)
         empty = await p.send("nope", "alice")
         assert await p.last_seq("nope") == 0
     assert _code(unknown) == "unknown_table"
@@ -235,7 +235,7 @@ async def test_events_carry_the_trace_context_of_their_command(nats_url: str) ->
     async with platform(nats_url) as p:
         cmd = table_pb2.TableCommand(command_id=uuid.uuid4().hex, table_id="traced", actor="alice",
                                      create=table_pb2.CreateTable(ruleset="classic32", seats=2))
-        await p.client.request(command_subject("traced"), cmd.SerializeToString(), timeout=5,
+        await p.client.request(table_command("traced"), cmd.SerializeToString(), timeout=5,
                                headers={"traceparent": f"00-{trace_id}-00f067aa0ba902b7-01"})
         stored = await p.client.jetstream().get_msg("TABLES", subject="tables.traced", next=True, seq=1)
     assert stored.headers is not None

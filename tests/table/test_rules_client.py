@@ -15,7 +15,7 @@ from services.rules.engine import legal_actions, new_match
 from services.rules.server import start
 from services.rules.state import State
 from services.rules.wire import action_to_pb
-from services.table.domain import Refused
+from services.runtime.refusals import Refused
 from services.table.rules_client import GrpcRules, RulesUnavailable
 
 SEED = "5e" * 32

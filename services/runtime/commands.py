@@ -1,0 +1,133 @@
+"""Services that answer commands about tables over NATS (the table service and the chat today).
+
+A command of kind ``K`` about table ``T`` is a request on ``cmd.K.T`` (``subjects``); any
+replica answers (one queue group). The base does what every such service does: decode the
+command, check it names the subject's table, take the table's lock (one command of a table
+at a time in a replica), open the server span under the sender's trace, turn ``Refused``
+into a refusing reply, and answer ``unavailable`` when something failed (the sender may
+send the same command again: commands are idempotent by id). A service keeps only its
+policy: ``decide`` one command, and spell its replies.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import ClassVar, Generic, Protocol, TypeVar
+
+from google.protobuf.message import DecodeError
+from nats.aio.client import Client as NATS
+from nats.aio.msg import Msg
+from opentelemetry import trace
+
+from services.runtime import subjects, tracing
+from services.runtime.refusals import Refused
+from services.runtime.requests import answer
+
+
+class Command(Protocol):
+    command_id: str
+    table_id: str
+    actor: str
+
+    def SerializeToString(self) -> bytes: ...
+
+
+class Reply(Protocol):
+    def SerializeToString(self) -> bytes: ...
+
+
+C = TypeVar("C", bound=Command)
+R = TypeVar("R", bound=Reply)
+
+
+@dataclass(kw_only=True)
+class CommandService(Generic[C, R]):
+    kind: ClassVar[str]  # commands come on cmd.<kind>.<table_id>
+    expected: ClassVar[tuple[type[Exception], ...]] = ()  # failures worth a warning, not a traceback
+    log: ClassVar[logging.Logger]
+    stats: Counter[str] = field(default_factory=Counter)
+    answering: asyncio.Event = field(default_factory=asyncio.Event)  # readiness: subscribed to the commands
+    locks: weakref.WeakValueDictionary[str, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
+
+    # the policy of a service
+
+    def parse(self, data: bytes) -> C:
+        """The command in a request (raises DecodeError)."""
+        raise NotImplementedError
+
+    async def decide(self, cmd: C) -> R:
+        """The reply to an accepted command (raises ``Refused``)."""
+        raise NotImplementedError
+
+    def refusal(self, code: str, message: str) -> R:
+        raise NotImplementedError
+
+    def span(self, cmd: C) -> tuple[str, dict[str, str]]:
+        """The server span's name and attributes (never a secret: no text, no token)."""
+        return f"{self.kind} command", {"maumau.table_id": cmd.table_id}
+
+    def forget(self, table_id: str) -> None:
+        """Drop what is cached of a table after a command failed half-way."""
+
+    @property
+    def concurrency(self) -> int:
+        return 256
+
+    # what every service does
+
+    async def handle(self, cmd: C, headers: dict[str, str] | None = None) -> R:
+        """The reply to one command, decided while no other command of its table is."""
+        lock = self.locks.get(cmd.table_id)
+        if lock is None:
+            lock = self.locks[cmd.table_id] = asyncio.Lock()
+        name, attributes = self.span(cmd)
+        span = trace.get_tracer(f"maumau.{self.kind}").start_as_current_span(
+            name, context=tracing.extract(headers), kind=trace.SpanKind.SERVER, attributes=attributes)
+        async with lock:
+            try:
+                with span:
+                    if not cmd.command_id or not cmd.table_id or not cmd.actor:
+                        raise Refused("bad_request", "a command needs a command id, a table id and an actor")
+                    return await self.decide(cmd)
+            except Refused as r:
+                self.stats["refused"] += 1
+                what = attributes.get("maumau.command") or self.kind
+                self.log.info("refused %s on table %s by %s: %s", what, cmd.table_id, cmd.actor, r.code)
+                return self.refusal(r.code, str(r))
+            except Exception:
+                self.forget(cmd.table_id)
+                raise
+
+    async def serve(self, nc: NATS) -> None:
+        """Answer commands until cancelled."""
+        await answer(nc, subjects.commands(self.kind), self.kind, self._reply, self.concurrency, self.answering)
+
+    async def _reply(self, msg: Msg) -> None:
+        table_id = subjects.table_of(msg.subject)
+        reply: R
+        try:
+            cmd = self.parse(msg.data)
+        except DecodeError:
+            reply = self.refusal("bad_request", f"not a {self.kind} command")
+        else:
+            if cmd.table_id and cmd.table_id != table_id:
+                reply = self.refusal("bad_request", "the command's table is not the subject's")
+            else:
+                cmd.table_id = table_id
+                try:
+                    reply = await self.handle(cmd, dict(msg.headers or {}))
+                except self.expected as e:
+                    self.log.warning("command %s on table %s not taken: %s", cmd.command_id, table_id, e)
+                    reply = self._unavailable()
+                except Exception:
+                    self.log.exception("command %s on table %s failed", cmd.command_id, table_id)
+                    reply = self._unavailable()
+        if msg.reply:
+            await msg.respond(reply.SerializeToString())
+
+    def _unavailable(self) -> R:
+        return self.refusal("unavailable", f"the {self.kind} service could not take the command now; send it again")
