@@ -82,6 +82,7 @@ export const api = {
   bots: (id, level = '') => http('POST', `/api/tables/${encodeURIComponent(id)}/bots`, { level }),
   start: (id) => http('POST', `/api/tables/${encodeURIComponent(id)}/start`),
   myTables: () => http('GET', '/api/my-tables'),
+  rulesets: () => http('GET', '/api/rulesets'),
 };
 
 /** A client-unique id for a command (re-sent as is after a reconnect: stored once). */

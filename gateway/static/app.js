@@ -1,8 +1,9 @@
 // Entry point: routing (/ and /m/<table_id>?c=<invitation>), the top bar, the connection banner,
 // toasts, the deck design and the tutorial. Each screen lives in its own module.
 
-import { Connection, loadSession } from './api.js';
+import { api, Connection, loadSession } from './api.js';
 import { backSVG, DEFAULT_DESIGN, DESIGN_IDS } from './cards.js';
+import { rulesetLabel } from './catalog.js';
 import { h, mount } from './dom.js';
 import { errorText, initLang, onLangChange, t, toggleLang } from './i18n.js';
 import { createHome } from './lobby.js';
@@ -24,6 +25,7 @@ function savedDesign() {
 
 const ctx = {
   conn,
+  catalog: null, // GET /api/rulesets, asked once before the first screen
   design: savedDesign(),
   session: () => loadSession(),
   navigate(path, { replace = false } = {}) {
@@ -34,7 +36,7 @@ const ctx = {
   toast(text, kind = 'info') { toast(text, kind); },
   refusal(ack) { toast(errorText(ack.code || 'unknown'), 'error'); },
   setHelpRuleset(rs) { helpRuleset = rs || 'classic32'; },
-  openHelp(rs) { openTutorial(rs || helpRuleset, ctx.design); },
+  openHelp(rs) { openTutorial(rs || helpRuleset, ctx.design, (id) => rulesetLabel(ctx.catalog, id)); },
   sessionChanged() { conn.restart(); },
 };
 
@@ -89,6 +91,7 @@ function parseRoute() {
 }
 
 function route() {
+  if (!ctx.catalog) return; // the first screen waits for the rulesets
   const app = document.getElementById('app');
   screen?.destroy?.();
   screen = null;
@@ -124,6 +127,19 @@ function boot() {
     e.preventDefault();
     ctx.navigate(url.pathname + url.search);
   });
+  loadCatalog();
+}
+
+// Every screen needs the rulesets; while the gateway does not give them, say so and ask again.
+async function loadCatalog(attempt = 0) {
+  try {
+    ctx.catalog = await api.rulesets();
+  } catch {
+    mount(document.getElementById('app'),
+      h('p', { class: 'notice notice-warn', testid: 'rulesets-unavailable', role: 'alert' }, errorText('unavailable')));
+    setTimeout(() => loadCatalog(attempt + 1), Math.min(15000, 1000 * 2 ** attempt));
+    return;
+  }
   route();
 }
 

@@ -24,8 +24,6 @@ export const DEFAULT_DESIGN = 'classic';
 
 export const COLOURS = { R: '#d7263d', G: '#22a04b', B: '#1e6fd0', Y: '#f2b705' };
 
-const FRENCH_RANKS = ['2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K', 'A'];
-
 /** What a card name means: {family:'french', rank, suit} or {family:'colour', colour, value} (colour null for wilds). */
 export function parseCard(name) {
   if (typeof name !== 'string') return null;
@@ -178,17 +176,7 @@ export function suitSVG(suit, design = DEFAULT_DESIGN, size = 24) {
     + `<path d="${SUIT_PATHS[suit]}" fill="${fill}"/></svg>`;
 }
 
-/** Points a card left in a hand is worth, for the round review only (display; the engine scores). */
-export function cardPoints(ruleset, name) {
-  const c = parseCard(name);
-  if (!c) return 0;
-  if (c.family === 'colour') {
-    if (c.colour === null) return 50;
-    return /^\d$/.test(c.value) ? Number(c.value) : 20;
-  }
-  const r = c.rank;
-  const num = FRENCH_RANKS.indexOf(r) + 2;
-  if (ruleset === 'classic32') return { J: 20, A: 11, K: 10, Q: 10 }[r] ?? num;
-  if (ruleset === 'candeias') return { A: 1, J: 11, Q: 12, K: 13 }[r] ?? num;
-  return 'JQKA'.includes(r) ? 10 : num;
+/** Points a card left in a hand is worth at a table of ruleset `rs` (GET /api/rulesets), for the round review. */
+export function cardPoints(rs, name) {
+  return rs?.points[name] ?? 0;
 }

@@ -2,102 +2,9 @@
 // words, seats) and the list of your tables with whose turn it is.
 
 import { api } from './api.js';
+import { cleanOptions, control, optionDefault, optionGroups, rulesetLabel, rulesetOf, valueText } from './catalog.js';
 import { h, mount } from './dom.js';
-import { errorText, t, timeAgo } from './i18n.js';
-
-export const RULESET_IDS = ['classic32', 'classic52', 'candeias', 'colors108'];
-
-// What each ruleset takes (RULES.md): seats, its own options, whether the French house options apply.
-export const RULESETS = {
-  classic32: { min: 2, max: 4, options: ['target_points', 'turn_seconds'], house: true,
-    defaults: { jack_on_jack: false, hand_size: 5 } },
-  classic52: { min: 2, max: 10, options: ['scoring', 'target_points', 'deck', 'ace', 'seven_chain_limit', 'turn_seconds'],
-    house: true, defaults: { mau_mau_call: 'always', hand_size: 5 } },
-  candeias: { min: 2, max: 5, options: ['turn_seconds'], house: true, without: ['eight_bounce'],
-    defaults: { hand_size: 6 } },
-  colors108: { min: 2, max: 10, options: ['quick', 'teams', 'target_points', 'turn_seconds'], house: false, defaults: {} },
-};
-
-const HOUSE = ['seven_stacking', 'eight_bounce', 'nine_draws', 'jack_on_jack', 'mau_mau_call', 'mau_penalty', 'hand_size'];
-
-// How each option is asked: a checkbox (on/off values), a select of values, or a number.
-export const OPTIONS = {
-  target_points: { kind: 'number' },
-  turn_seconds: { kind: 'select', values: [null, 15, 30, 60, 120, 300] },
-  scoring: { kind: 'select', values: ['points', 'none'] },
-  deck: { kind: 'select', values: [52, 32] },
-  ace: { kind: 'select', values: ['none', 'draw_one', 'skip_all'] },
-  seven_chain_limit: { kind: 'select', values: [null, 1] },
-  quick: { kind: 'check', on: true, off: false },
-  teams: { kind: 'check', on: true, off: false },
-  seven_stacking: { kind: 'check', on: true, off: false, def: true },
-  eight_bounce: { kind: 'check', on: true, off: false },
-  nine_draws: { kind: 'check', on: 3, off: 0 },
-  jack_on_jack: { kind: 'check', on: true, off: false, def: true },
-  mau_mau_call: { kind: 'select', values: ['none', 'always', 'jack_only'] },
-  mau_penalty: { kind: 'select', values: [2, 1] },
-  hand_size: { kind: 'select', values: [5, 6, 7] },
-};
-
-/** The value an option has when it is not sent. */
-export function optionDefault(ruleset, key) {
-  const rs = RULESETS[ruleset];
-  if (key in rs.defaults) return rs.defaults[key];
-  const o = OPTIONS[key];
-  if ('def' in o) return o.def;
-  if (o.kind === 'check') return o.off;
-  if (o.kind === 'select') return o.values[0];
-  return null;
-}
-
-/** The options of a ruleset that one may set, in the order shown. */
-export function optionKeys(ruleset) {
-  const rs = RULESETS[ruleset];
-  const house = rs.house ? HOUSE.filter((k) => !(rs.without || []).includes(k)) : [];
-  return { main: rs.options, house };
-}
-
-/** Only the options that differ from the ruleset's defaults (what POST /api/tables receives). */
-export function cleanOptions(ruleset, values) {
-  const out = {};
-  const { main, house } = optionKeys(ruleset);
-  for (const key of [...main, ...house]) {
-    if (!(key in values)) continue;
-    const v = values[key];
-    if (v === null || v === undefined || v === '') continue;
-    if (key === 'target_points') {
-      const n = Number(v);
-      if (Number.isInteger(n) && n > 0) out[key] = n;
-      continue;
-    }
-    if (v !== optionDefault(ruleset, key)) out[key] = v;
-  }
-  return out;
-}
-
-function optionValueText(key, value) {
-  if (value === null) return t(`opt.${key}.none`);
-  if (key === 'turn_seconds') return t('opt.seconds', { n: value });
-  if (key === 'hand_size') return t('opt.cards', { n: value });
-  return t(`opt.${key}.${value}`);
-}
-
-/** The table's options in plain words, for the table lobby. */
-export function describeOptions(ruleset, options) {
-  const lines = [];
-  for (const [key, value] of Object.entries(options || {})) {
-    const o = OPTIONS[key];
-    if (!o) continue;
-    if (o.kind === 'check') {
-      lines.push(value === o.off ? `✗ ${t(`opt.${key}`)}` : `✓ ${t(`opt.${key}`)}`);
-    } else if (o.kind === 'number') {
-      lines.push(`${t(`opt.${key}`)}: ${value}`);
-    } else {
-      lines.push(`${t(`opt.${key}`)}: ${optionValueText(key, value)}`);
-    }
-  }
-  return lines;
-}
+import { errorText, pick, t, timeAgo } from './i18n.js';
 
 export function parseTableLink(text) {
   try {
@@ -140,7 +47,7 @@ export function nameForm(ctx, { title, note = '', onDone }) {
 
 export function createHome(ctx) {
   const el = h('div', { class: 'home', testid: 'home' });
-  const form = { ruleset: 'classic32', seats: 4, values: {}, watch: false, busy: false };
+  const form = { ruleset: ctx.catalog.rulesets[0].name, seats: 4, values: {}, watch: false, busy: false };
   let mine = { loading: true, tables: [], names: {} };
   let destroyed = false;
 
@@ -167,45 +74,48 @@ export function createHome(ctx) {
 
   let editingName = false;
 
-  function optionControl(key) {
-    const o = OPTIONS[key];
+  function optionControl(o) {
+    const key = o.name;
     const id = `opt-${key}`;
-    const current = key in form.values ? form.values[key] : optionDefault(form.ruleset, key);
+    const current = key in form.values ? form.values[key] : optionDefault(rulesetOf(ctx.catalog, form.ruleset), key);
     const set = (v) => { form.values[key] = v; if (key === 'teams') render(); };
-    if (o.kind === 'check') {
+    const hint = o.hint ? h('small', { class: 'muted' }, pick(o.hint)) : null;
+    const kind = control(o);
+    if (kind === 'check') {
       return h('label', { class: 'opt opt-check', for: id },
         h('input', { id, type: 'checkbox', testid: id, checked: current === o.on,
           onchange: (e) => set(e.target.checked ? o.on : o.off) }),
-        h('span', {}, t(`opt.${key}`)));
+        h('span', {}, pick(o.label)));
     }
-    if (o.kind === 'number') {
+    if (kind === 'number') {
       return h('label', { class: 'opt opt-field', for: id },
-        h('span', { class: 'opt-name' }, t(`opt.${key}`)),
-        h('input', { id, type: 'number', min: '1', step: '1', inputmode: 'numeric', testid: id,
+        h('span', { class: 'opt-name' }, pick(o.label)),
+        h('input', { id, type: 'number', min: String(o.min), step: '1', inputmode: 'numeric', testid: id,
           value: form.values[key] ?? '', placeholder: t('create.default'),
           oninput: (e) => set(e.target.value === '' ? null : Number(e.target.value)) }),
-        h('small', { class: 'muted' }, t(`opt.${key}.${form.ruleset}`)));
+        hint);
     }
-    const values = o.values;
+    const values = o.values.map((x) => x.value);
     return h('label', { class: 'opt opt-field', for: id },
-      h('span', { class: 'opt-name' }, t(`opt.${key}`)),
+      h('span', { class: 'opt-name' }, pick(o.label)),
       h('select', { id, testid: id, onchange: (e) => set(values[Number(e.target.value)]) },
-        values.map((v, i) => h('option', { value: String(i), selected: v === current }, optionValueText(key, v)))),
-      key === 'turn_seconds' ? h('small', { class: 'muted' }, t('opt.turn_seconds.hint')) : null);
+        values.map((v, i) => h('option', { value: String(i), selected: v === current }, valueText(o, v)))),
+      hint);
   }
 
   function createForm() {
-    const rs = RULESETS[form.ruleset];
-    const teams = form.ruleset === 'colors108' && form.values.teams === true;
+    const rs = rulesetOf(ctx.catalog, form.ruleset);
+    const { min, max } = rs.seats;
+    const teams = form.values.teams === true;
     if (teams) form.seats = 4;
-    form.seats = Math.min(rs.max, Math.max(rs.min, form.seats));
-    const { main, house } = optionKeys(form.ruleset);
+    form.seats = Math.min(max, Math.max(min, form.seats));
+    const { main, house } = optionGroups(rs);
     const submit = async (e) => {
       e.preventDefault();
       if (form.busy) return;
       form.busy = true;
       try {
-        const res = await api.createTable(form.ruleset, cleanOptions(form.ruleset, form.values), form.seats, form.watch);
+        const res = await api.createTable(form.ruleset, cleanOptions(rs, form.values), form.seats, form.watch);
         ctx.navigate(res.link || `/m/${res.table_id}?c=${res.invitation}`);
       } catch (err) {
         ctx.toast(errorText(err.code), 'error');
@@ -214,15 +124,15 @@ export function createHome(ctx) {
       }
     };
     const seatOptions = [];
-    for (let n = rs.min; n <= rs.max; n += 1) seatOptions.push(h('option', { value: String(n), selected: n === form.seats }, String(n)));
+    for (let n = min; n <= max; n += 1) seatOptions.push(h('option', { value: String(n), selected: n === form.seats }, String(n)));
     return h('form', { class: 'panel create-form', onsubmit: submit, testid: 'create-form' },
       h('h2', {}, t('create.title')),
       h('fieldset', { class: 'rulesets' },
         h('legend', {}, t('create.ruleset')),
-        RULESET_IDS.map((id) => h('label', { class: `ruleset-choice${id === form.ruleset ? ' selected' : ''}`, testid: `ruleset-${id}` },
+        ctx.catalog.rulesets.map(({ name: id, label }) => h('label', { class: `ruleset-choice${id === form.ruleset ? ' selected' : ''}`, testid: `ruleset-${id}` },
           h('input', { type: 'radio', name: 'ruleset', value: id, checked: id === form.ruleset,
             onchange: () => { form.ruleset = id; form.values = {}; ctx.setHelpRuleset(id); render(); } }),
-          h('span', { class: 'ruleset-name' }, t(`rs.${id}`)),
+          h('span', { class: 'ruleset-name' }, pick(label)),
           h('span', { class: 'ruleset-desc' }, t(`rs.${id}.desc`))))),
       h('fieldset', { class: 'options' },
         h('legend', {}, t('create.options')),
@@ -252,7 +162,7 @@ export function createHome(ctx) {
       const mineTurn = r.my_turn || (r.status === 'playing' && r.on_turn === r.seat);
       return h('li', { class: `my-table${mineTurn ? ' my-turn' : ''}`, testid: `my-table-${r.table_id}` },
         h('a', { href: `/m/${r.table_id}`, 'data-link': true, class: 'my-table-link' },
-          h('span', { class: 'my-table-rs' }, t(`rs.${r.ruleset}`)),
+          h('span', { class: 'my-table-rs' }, rulesetLabel(ctx.catalog, r.ruleset)),
           h('span', { class: `status status-${r.status}` }, t(`status.${r.status}`)),
           turn ? h('span', { class: 'my-table-turn', testid: 'my-table-turn' }, turn) : null,
           h('span', { class: 'muted my-table-time' }, r.last_move_at ? timeAgo(r.last_move_at) : '')));

@@ -194,8 +194,8 @@ function aim(root) {
   root.classList.add('tut-run');
 }
 
-/** Open the tutorial for a ruleset (the table's, or the one picked on the home screen). */
-export function openTutorial(ruleset = 'classic32', design = 'classic') {
+/** Open the tutorial for a ruleset (the table's, or the one picked on the home screen); `labelOf` names a ruleset. */
+export function openTutorial(ruleset = 'classic32', design = 'classic', labelOf = (id) => id) {
   closeTutorial();
   const previous = document.activeElement;
   let rs = STEPS[ruleset] ? ruleset : 'classic32';
@@ -213,7 +213,7 @@ export function openTutorial(ruleset = 'classic32', design = 'classic') {
     const sceneEl = scene(s.scene, design);
     const last = step === steps.length - 1;
     const select = h('select', { 'aria-label': t('tut.which'), testid: 'tutorial-ruleset', onchange: (e) => { rs = e.target.value; step = 0; render(); } },
-      Object.keys(STEPS).map((id) => h('option', { value: id, selected: id === rs }, t(`rs.${id}`))));
+      Object.keys(STEPS).map((id) => h('option', { value: id, selected: id === rs }, labelOf(id))));
     mount(body,
       h('div', { class: 'tut-head' },
         h('h2', { id: 'tut-title' }, `${t('tut.title')} · `, h('span', { testid: 'tutorial-title' }, title)),

@@ -198,6 +198,7 @@ def describe(cls: type[Ruleset]) -> dict[str, Any]:
         "seats": {"min": cls.min_seats, "max": cls.max_seats},
         "options": options,
         "goal": goal if has_goal else None,
+        "lowest_wins": cls.lowest_wins,
         "rounds": getattr(cls, "rounds", None),
         # the deck without options is the largest (classic52's 32-card option deals a part of it)
         "points": {rs.family.name(c): rs.card_points(c) for c in sorted(set(rs.deck(cls.max_seats)))},

@@ -4,9 +4,10 @@ import { test } from 'node:test';
 
 import { isSilent } from '../api.js';
 import { backSVG, cardPoints, cardSVG, DESIGN_IDS, parseCard } from '../cards.js';
-import { cardLabel, cardShort, errorText, listNames, STRINGS, suitText, t, timeAgo } from '../i18n.js';
-import { cleanOptions, optionDefault, optionKeys, parseTableLink, RULESET_IDS } from '../lobby.js';
-import { describeEvent, formatEntry, groupLegal, isClockwise, pickAnnounce } from '../table.js';
+import { cardLabel, cardShort, errorText, listNames, pick, STRINGS, suitText, t, timeAgo } from '../i18n.js';
+import { parseTableLink } from '../lobby.js';
+import { describeEvent, formatEntry } from '../table/eventlog.js';
+import { groupLegal, isClockwise, pickAnnounce } from '../table/legal.js';
 import { STEPS } from '../tutorial.js';
 
 test('every pt-BR string has an English twin and vice versa', () => {
@@ -66,28 +67,18 @@ test('card names parse and draw', () => {
   }
 });
 
-test('display points follow RULES.md', () => {
-  assert.equal(cardPoints('classic32', 'JH'), 20);
-  assert.equal(cardPoints('classic32', 'AS'), 11);
-  assert.equal(cardPoints('classic32', '8C'), 8);
-  assert.equal(cardPoints('classic52', 'QD'), 10);
-  assert.equal(cardPoints('candeias', 'KD'), 13);
-  assert.equal(cardPoints('candeias', 'AS'), 1);
-  assert.equal(cardPoints('colors108', 'W+4'), 50);
-  assert.equal(cardPoints('colors108', 'Gskip'), 20);
-  assert.equal(cardPoints('colors108', 'R7'), 7);
+test('display points are the ruleset\'s own (GET /api/rulesets)', () => {
+  const rs = { points: { JH: 20, W: 50 } };
+  assert.equal(cardPoints(rs, 'JH'), 20);
+  assert.equal(cardPoints(rs, 'W'), 50);
+  assert.equal(cardPoints(rs, '7H'), 0);
+  assert.equal(cardPoints(null, 'JH'), 0);
 });
 
-test('options: only what differs from the ruleset defaults is sent', () => {
-  assert.deepEqual(cleanOptions('classic32', { jack_on_jack: false, hand_size: 5, turn_seconds: null }), {});
-  assert.deepEqual(cleanOptions('classic32', { jack_on_jack: true, target_points: '150' }), { jack_on_jack: true, target_points: 150 });
-  assert.deepEqual(cleanOptions('classic52', { mau_mau_call: 'always', scoring: 'none', ace: 'skip_all', deck: 32 }),
-    { scoring: 'none', ace: 'skip_all', deck: 32 });
-  assert.deepEqual(cleanOptions('colors108', { quick: true, teams: false, seven_stacking: false }), { quick: true });
-  assert.deepEqual(cleanOptions('candeias', { eight_bounce: true, nine_draws: 3 }), { nine_draws: 3 });
-  assert.equal(optionDefault('candeias', 'hand_size'), 6);
-  assert.ok(!optionKeys('candeias').house.includes('eight_bounce'));
-  assert.deepEqual(optionKeys('colors108').house, []);
+test('labels in the current language, pt-BR when the other is missing', () => {
+  assert.equal(pick({ 'pt-BR': 'Baralho', en: 'Deck' }, 'en'), 'Deck');
+  assert.equal(pick({ 'pt-BR': 'Baralho' }, 'en'), 'Baralho');
+  assert.equal(pick(undefined, 'en'), '');
 });
 
 test('table links', () => {
@@ -140,7 +131,8 @@ test('events become log lines', () => {
 });
 
 test('the tutorial has 9 steps per ruleset, each in both languages', () => {
-  for (const rs of RULESET_IDS) {
+  assert.deepEqual(Object.keys(STEPS), ['classic32', 'classic52', 'candeias', 'colors108']);
+  for (const rs of Object.keys(STEPS)) {
     assert.equal(STEPS[rs].length, 9, rs);
     for (const s of STEPS[rs]) {
       assert.equal(s.pt.length, 2);

@@ -1,0 +1,67 @@
+// The actions bar under the pile: draw, pass, the call ("Mau", "Mau-Mau", "última"), candeias'
+// burn, double and quick action, the wild +4 challenge; and giving up. Enabled from legal_actions only.
+
+import { h } from '../dom.js';
+import { t } from '../i18n.js';
+import { pickAnnounce } from './legal.js';
+
+function callLabel(ruleset, calls) {
+  if (ruleset === 'colors108') return t('table.say_last');
+  if (ruleset === 'candeias' || (calls.length && calls.every((c) => c === 'maumau'))) return t('table.say_maumau');
+  return t('table.say_mau');
+}
+
+function candeiasButtons(p, btn) {
+  const { g, st } = p;
+  const fromHand = (list) => act(p, pickAnnounce(list, st.announce), list[0].card ?? list[0].cards[0]);
+  return [
+    btn('btn-burn', t('table.burn'), g.burn.length > 0, () => fromHand(g.burn)),
+    btn('btn-double', st.doubleMode ? t('table.double_pick') : t('table.double'), g.doubles.size > 0, () => {
+      if (g.doubles.size === 1) fromHand([...g.doubles.values()][0]);
+      else p.set({ doubleMode: !st.doubleMode });
+    }, st.doubleMode ? 'pressed' : ''),
+    btn('btn-quick', t('table.quick'), g.quick.length > 0, () => fromHand(g.quick), g.quick.length ? 'btn-flash' : ''),
+  ];
+}
+
+// a card leaving the hand flies from where it was
+function act(p, action, card) {
+  p.act(action, p.cardEl(card));
+}
+
+export function renderActions(p) {
+  const { g, st } = p;
+  const v = st.view;
+  const btn = (testid, label, enabled, onclick, cls = '') => h('button', {
+    class: `btn ${cls}`, type: 'button', testid, 'data-focus': testid, disabled: !enabled, onclick,
+  }, label);
+  const calls = [...g.announces];
+  const buttons = [
+    btn('btn-draw', v.pending_draw > 0 ? t('table.draw_n', { n: v.pending_draw }) : t('table.draw'), !!g.draw,
+      () => p.act(g.draw), 'btn-primary'),
+    btn('btn-pass', t('table.pass'), !!g.pass, () => p.act(g.pass)),
+    // the call: a toggle that adds `announce` to the next card action (values from legal_actions)
+    h('button', {
+      class: `btn btn-mau${st.announce ? ' pressed' : ''}`, type: 'button', testid: 'btn-mau', 'data-focus': 'btn-mau',
+      'aria-pressed': st.announce ? 'true' : 'false', disabled: !calls.length,
+      onclick: () => p.set({ announce: !st.announce }),
+    }, callLabel(st.info.ruleset, calls), st.announce ? h('span', { class: 'said' }, ` ✓ ${t('table.said')}`) : null),
+  ];
+  if (st.info.ruleset === 'candeias') buttons.push(...candeiasButtons(p, btn));
+  if (g.challengeWild) buttons.push(btn('btn-liar', t('table.liar'), true, () => p.act(g.challengeWild), 'btn-warn'));
+  return h('div', { class: 'actions', testid: 'actions' }, buttons);
+}
+
+export function renderGiveUp(p) {
+  if (!p.st.giveupConfirm) {
+    return h('div', { class: 'giveup' }, h('button', { class: 'btn btn-ghost btn-small', type: 'button', testid: 'btn-giveup',
+      'data-focus': 'giveup', onclick: () => { p.set({ giveupConfirm: true }); p.focus('btn-giveup-confirm'); } }, t('table.giveup')));
+  }
+  return h('div', { class: 'giveup giveup-confirm', role: 'alertdialog', 'aria-label': t('table.giveup_confirm') },
+    h('p', {}, t('table.giveup_confirm')),
+    h('div', { class: 'row' },
+      h('button', { class: 'btn btn-danger', type: 'button', testid: 'btn-giveup-confirm',
+        onclick: () => { p.remember({ giveupConfirm: false }); p.send({ give_up: {} }); } }, t('table.giveup_yes')),
+      h('button', { class: 'btn btn-ghost', type: 'button', testid: 'btn-giveup-cancel',
+        onclick: () => p.set({ giveupConfirm: false }) }, t('cancel'))));
+}

@@ -1,0 +1,68 @@
+// The middle of the table: the stock, the pile, the suit or colour asked, a stacked draw, the
+// direction; and the turn bar under it (whose turn, the timer, the last thing that happened).
+
+import { backSVG, cardSVG, COLOURS, parseCard, suitSVG } from '../cards.js';
+import { h } from '../dom.js';
+import { cardLabel, suitText, t } from '../i18n.js';
+import { formatEntry } from './eventlog.js';
+import { isClockwise } from './legal.js';
+
+function follow(v, design) {
+  const topCard = parseCard(v.top);
+  const colour = 'RGBY'.includes(v.follow) && topCard?.family === 'colour';
+  const differs = topCard && (topCard.family === 'french' ? topCard.suit !== v.follow : topCard.colour !== v.follow);
+  const words = colour
+    ? t(differs ? 'table.follow_color' : 'table.follow_color_plain', { color: suitText(v.follow) })
+    : t(differs ? 'table.follow_suit' : 'table.follow_suit_plain', { suit: suitText(v.follow) });
+  return h('div', { class: `follow${differs ? ' follow-changed' : ''}`, testid: 'follow', 'data-follow': v.follow },
+    colour ? h('span', { class: 'swatch', style: { background: COLOURS[v.follow] } })
+      : h('span', { class: 'follow-suit', html: suitSVG(v.follow, design, 22) }),
+    h('span', {}, words));
+}
+
+export function renderCentre(p) {
+  const { info, view: v } = p.st;
+  const cw = isClockwise(info.ruleset, v.direction);
+  const top = v.top;
+  const canDraw = !!p.g.draw && !v.round_over;
+  const stock = h(canDraw ? 'button' : 'div', {
+    class: `stock${canDraw ? ' can-act' : ''}`, testid: 'stock', type: canDraw ? 'button' : null, 'data-focus': 'stock',
+    'aria-label': `${t('table.stock')}: ${t('table.stock_count', { n: v.stock })}`,
+    onclick: canDraw ? () => p.act(p.g.draw) : null,
+  }, h('span', { class: 'card-face', html: v.stock > 0 ? backSVG(p.design) : '' }),
+  h('span', { class: 'stock-count', testid: 'stock-count' }, String(v.stock)));
+  const pile = h('div', { class: 'pile', 'aria-label': t('table.pile') },
+    h('div', { class: 'card-face pile-top', testid: 'pile-top', 'data-card': top || '', role: 'img',
+      'aria-label': t('table.top', { card: cardLabel(top) }), html: top ? cardSVG(top, p.design) : '' }));
+  const pending = v.pending_draw > 0
+    ? h('div', { class: 'pending', testid: 'pending-draw' }, t('table.pending', { n: v.pending_draw })) : null;
+  const direction = h('div', { class: 'direction', testid: 'direction', 'data-direction': cw ? 'cw' : 'ccw',
+    title: `${t('table.direction')}: ${cw ? t('table.cw') : t('table.ccw')}` },
+  h('span', { class: `dir-arrow${cw ? '' : ' ccw'}`, 'aria-hidden': 'true' }, cw ? '↻' : '↺'),
+  h('span', {}, `${t('table.direction')}: ${cw ? t('table.cw') : t('table.ccw')}`));
+  return h('div', { class: 'centre' },
+    h('div', { class: 'piles' }, stock, pile),
+    h('div', { class: 'centre-info' }, v.follow ? follow(v, p.design) : null, pending, direction));
+}
+
+export function renderTurn(p) {
+  const { info, view: v, log } = p.st;
+  let text;
+  let mine = false;
+  if (info.status === 'ended') text = t('status.ended');
+  else if (v.round_over) text = info.status === 'over' ? t('match.over') : (info.ruleset === 'candeias' ? t('review.title_candeias') : t('review.title'));
+  else if (info.status !== 'playing') text = t(`status.${info.status}`);
+  else if (v.turn === p.me) { text = v.phase === 'choose' ? t('table.turn.choose_you') : t('table.turn.you'); mine = true; }
+  else text = t('table.turn.of', { name: p.nameOf(v.turn) });
+  const last = log[log.length - 1];
+  return h('div', { class: `turn-bar${mine ? ' my-turn' : ''}` },
+    h('p', { class: 'turn-indicator', testid: 'turn-indicator', 'data-turn': v.turn === null ? '' : String(v.turn), 'aria-live': 'polite' },
+      text, info.options?.turn_seconds && !v.round_over && info.status === 'playing'
+        ? h('span', { class: 'turn-timer', testid: 'turn-timer' }) : null),
+    last ? h('p', { class: 'last-event muted', testid: 'last-event' }, formatEntry(last)) : null);
+}
+
+/** The seconds left of the turn's time, as the timer shows them. */
+export function timerText(turnSeconds, turnSince, now) {
+  return `⏱ ${Math.max(0, Math.ceil(turnSeconds - (now - turnSince) / 1000))}s`;
+}

@@ -1,0 +1,38 @@
+// The chat panel: built once (what is being typed survives every render), then re-labelled and
+// refilled. Seated players write; spectators read.
+
+import { h, mount } from '../dom.js';
+import { t } from '../i18n.js';
+
+/** The panel's elements; `onSend(text, input)` sends a line. */
+export function buildChat(onSend) {
+  const input = h('input', { type: 'text', id: 'chat-input', testid: 'chat-input', maxlength: '300', autocomplete: 'off' });
+  const send = h('button', { class: 'btn', type: 'submit', testid: 'chat-send' });
+  const form = h('form', { class: 'chat-form', onsubmit: (e) => {
+    e.preventDefault();
+    const text = input.value.trim();
+    if (text) onSend(text, input);
+  } }, input, send);
+  const log = h('ol', { class: 'chat-log', testid: 'chat-log', 'aria-live': 'polite' });
+  const note = h('p', { class: 'muted chat-readonly', testid: 'chat-readonly' });
+  const title = h('h3', { class: 'chat-title' });
+  const el = h('section', { class: 'panel chat-panel', testid: 'chat' }, title, log, form, note);
+  return { el, title, input, send, form, log, note };
+}
+
+/** The panel's words and whether this viewer may write. */
+export function renderChatFrame(c, seated) {
+  c.title.textContent = t('table.chat');
+  c.input.placeholder = t('table.chat_placeholder');
+  c.input.setAttribute('aria-label', t('table.chat'));
+  c.send.textContent = t('table.chat_send');
+  c.form.hidden = !seated;
+  c.note.hidden = seated;
+  c.note.textContent = t('table.chat_readonly');
+}
+
+export function renderChatLog(c, lines, me) {
+  mount(c.log, ...lines.map((line) => h('li', { class: line.seat === me ? 'chat-me' : '' },
+    h('strong', {}, line.seat === me ? t('you') : line.name), ': ', h('span', {}, line.text))));
+  c.log.scrollTop = c.log.scrollHeight;
+}

@@ -1,0 +1,45 @@
+// This viewer's hand: the cards that may be played stand out; arrows move along it.
+
+import { cardSVG } from '../cards.js';
+import { h } from '../dom.js';
+import { cardLabel, t } from '../i18n.js';
+
+const KEYS = ['ArrowLeft', 'ArrowRight', 'Home', 'End'];
+
+function playable(p, name) {
+  const { g } = p;
+  if (p.st.doubleMode) return g.doubles.has(name);
+  return g.plays.has(name) || g.burn.some((a) => a.card === name) || g.quick.some((a) => a.card === name);
+}
+
+function moveFocus(container, e) {
+  if (!KEYS.includes(e.key)) return;
+  const all = [...container.querySelectorAll('.hand-card')];
+  const idx = all.indexOf(document.activeElement);
+  if (idx < 0) return;
+  e.preventDefault();
+  const next = e.key === 'Home' ? 0 : e.key === 'End' ? all.length - 1
+    : (idx + (e.key === 'ArrowRight' ? 1 : -1) + all.length) % all.length;
+  all[next].focus();
+}
+
+export function renderHand(p) {
+  const seen = {};
+  const cards = (p.st.view.hand || []).map((name) => {
+    seen[name] = (seen[name] || 0) + 1;
+    const ok = playable(p, name);
+    return h('button', {
+      class: `hand-card${ok ? ' playable' : ' dimmed'}`, type: 'button', testid: `card-${name}`,
+      'data-card': name, 'data-focus': `card-${name}-${seen[name]}`, 'aria-disabled': ok ? 'false' : 'true',
+      'aria-label': cardLabel(name),
+      onclick: (e) => p.onCard(name, e.currentTarget),
+    }, h('span', { class: 'card-face', html: cardSVG(name, p.design) }));
+  });
+  const container = h('div', {
+    class: `hand${p.st.doubleMode ? ' double-mode' : ''}`, testid: 'hand', role: 'group', 'aria-label': t('table.my_hand'),
+    onkeydown: (e) => moveFocus(container, e),
+  }, cards);
+  return h('div', { class: 'hand-wrap' },
+    h('h2', { class: 'sr-only' }, t('table.my_hand')),
+    container);
+}

@@ -1,0 +1,100 @@
+// Unit tests of table/state.js: what each frame of the socket does to what the table screen knows.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { initialState, legalOf, mySeat, reduceFrame } from '../table/state.js';
+
+const NOW = 1_000_000;
+const info = (extra = {}) => ({
+  table_id: 't1', ruleset: 'classic32', options: {}, seats: 2, status: 'playing', my_seat: 0,
+  players: [{ name: 'Ana', bot: false }, { name: 'Tito', bot: true }], ...extra,
+});
+const view = (extra = {}) => ({ turn: 0, round_over: false, rounds_played: 0, legal_actions: [], hand: ['7H'], ...extra });
+const stateFrame = (extra = {}) => ({ type: 'state', table: 't1', seq: 5, table_info: info(), view: view(), ...extra });
+
+test('a state frame is the whole picture; the input is left as it was', () => {
+  const before = initialState(null, NOW);
+  const frozen = JSON.stringify(before);
+  const st = reduceFrame(before, stateFrame(), NOW);
+  assert.equal(JSON.stringify(before), frozen);
+  assert.equal(st.seq, 5);
+  assert.equal(mySeat(st), 0);
+  assert.deepEqual(st.log, []);
+  assert.equal(st.turnKey, '0/false/0');
+  assert.equal(st.turnSince, NOW);
+});
+
+test('an events frame adds its lines to the log and resets what a new round ends', () => {
+  let st = reduceFrame(initialState(null, NOW), stateFrame(), NOW);
+  st = { ...st, reviewHidden: true, announce: true, seed: 'old' };
+  st = reduceFrame(st, {
+    type: 'events', table: 't1', seq: 6, table_info: info(), view: view({ turn: 1 }),
+    events: [{ type: 'RoundDealt', dealer: 1 }, { type: 'PlayerLeft', seat: 1, time: NOW - 500 }],
+  }, NOW);
+  assert.equal(st.log.length, 2);
+  assert.equal(st.log[0].segs[0].k, 'log.dealt');
+  assert.equal(st.log[1].segs[0].v.name, 'Tito');
+  assert.equal(st.reviewHidden, false);
+  assert.equal(st.announce, false);
+  assert.equal(st.seed, '');
+  assert.equal(st.turnSince, NOW - 500); // the turn began with its event, on the server's clock
+});
+
+test('a round\'s end keeps its seed; the log keeps its last 150 lines', () => {
+  let st = reduceFrame(initialState(null, NOW), stateFrame(), NOW);
+  st = { ...st, log: Array.from({ length: 150 }, (_, i) => ({ segs: [{ k: `x${i}` }], cls: '' })) };
+  st = reduceFrame(st, {
+    type: 'events', table: 't1', seq: 7, table_info: info(), view: view({ round_over: true, revealed_hands: [[], ['8C']] }),
+    events: [{ type: 'RoundEnded', winner: 0, match_over: false, seed: 'abc' }],
+  }, NOW);
+  assert.equal(st.seed, 'abc');
+  assert.equal(st.log.length, 150);
+  assert.equal(st.log[149].segs[0].k, 'log.round_won');
+});
+
+test('a choice in progress ends when its moves are no longer legal', () => {
+  const plays = [{ do: 'play', card: 'JH', choose: 'C' }, { do: 'play', card: 'JH', choose: 'S' }];
+  let st = reduceFrame(initialState(null, NOW), stateFrame({ view: view({ legal_actions: plays }) }), NOW);
+  st = { ...st, chooser: { card: 'JH', choices: ['C', 'S'], actions: plays, forced: false }, doubleMode: true };
+  const kept = reduceFrame(st, stateFrame({ seq: 6, view: view({ legal_actions: plays }) }), NOW);
+  assert.equal(kept.chooser.card, 'JH');
+  assert.equal(kept.doubleMode, false);
+  const gone = reduceFrame(st, stateFrame({ seq: 6, view: view({ legal_actions: [{ do: 'draw' }] }) }), NOW);
+  assert.equal(gone.chooser, null);
+  assert.ok(legalOf(gone).draw);
+});
+
+test('the dealer\'s forced choice opens until chosen or the table moves', () => {
+  const choose = [{ do: 'choose', choose: 'C' }, { do: 'choose', choose: 'H' }];
+  const st = reduceFrame(initialState(null, NOW), stateFrame({ view: view({ legal_actions: choose }) }), NOW);
+  assert.deepEqual(st.chooser.choices, ['C', 'H']);
+  assert.equal(st.chooser.forced, true);
+  const chosen = reduceFrame({ ...st, chooser: null, choseAt: 5 }, stateFrame({ view: view({ legal_actions: choose }) }), NOW);
+  assert.equal(chosen.chooser, null);
+  const over = reduceFrame(st, stateFrame({ seq: 6 }), NOW);
+  assert.equal(over.chooser, null);
+});
+
+test('chat lines are added once, the last 100 kept', () => {
+  let st = initialState(null, NOW);
+  const line = (i) => ({ seat: 0, name: 'Ana', text: `oi ${i}`, time: i });
+  st = reduceFrame(st, { type: 'chat', table: 't1', lines: [line(1), line(2)] }, NOW);
+  const same = reduceFrame(st, { type: 'chat', table: 't1', lines: [line(1), line(2)] }, NOW);
+  assert.equal(same, st); // nothing new: nothing to render
+  st = reduceFrame(st, { type: 'chat', table: 't1', lines: Array.from({ length: 120 }, (_, i) => line(i + 2)) }, NOW);
+  assert.equal(st.chat.length, 100);
+  assert.equal(st.chat[99].text, 'oi 121');
+});
+
+test('an unknown table is known as such; other errors change nothing', () => {
+  const st = initialState(null, NOW);
+  assert.equal(reduceFrame(st, { type: 'error', table: 't1', code: 'unknown_table' }, NOW).unknown, true);
+  assert.equal(reduceFrame(st, { type: 'error', table: 't1', code: 'too_fast' }, NOW), st);
+});
+
+test('a cached picture is where a reload starts', () => {
+  const st = initialState({ seq: 9, table_info: info(), view: view(), log: [{ segs: [], cls: '' }], turnKey: 'k', turnSince: 42 }, NOW);
+  assert.equal(st.seq, 9);
+  assert.equal(st.log.length, 1);
+  assert.equal(st.turnSince, 42);
+});
