@@ -161,7 +161,7 @@ def make_app(cfg: Settings, origins: frozenset[str]) -> web.Application:
 
 
 def serve(cfg: Settings, host: str, port: int) -> None:
-    setup_logging("gateway")
+    setup_logging("gateway", cfg.log_level)
     tracing.setup("gateway")
     log.info("gateway on http://%s:%d (nats %s)", host, port, cfg.nats_url)
     # no access log: WebSocket URLs carry device tokens, which must not end up in logs

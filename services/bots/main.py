@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import os
 
 from services.bots.service import BotSettings, BotsService
 from services.runtime import tracing
@@ -15,12 +14,11 @@ log = logging.getLogger("maumau.bots")
 
 
 async def serve_bots(cfg: Settings) -> None:
-    setup_logging("bots")
+    setup_logging("bots", cfg.log_level)
     tracing.setup("bots")
     nc = await connect(cfg.nats_url, "bots")
     await EventStore(nc.jetstream(), replicas=cfg.stream_replicas).ensure_stream()
-    settings = BotSettings(think_seconds=float(os.environ.get("MAUMAU_BOT_THINK_SECONDS", "1.2")),
-                           budget_ms=float(os.environ.get("MAUMAU_BOT_BUDGET_MS", "100")))
+    settings = BotSettings(think_seconds=cfg.bot_think_seconds, budget_ms=cfg.bot_budget_ms)
     log.info("bots playing (nats %s, think %.1f s, search %.0f ms)", cfg.nats_url, settings.think_seconds,
              settings.budget_ms)
     try:

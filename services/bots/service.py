@@ -25,6 +25,7 @@ from services.bots.play import decide, may_act
 from services.rules.state import State
 from services.rules.wire import action_to_pb
 from services.runtime.consuming import consume
+from services.runtime.settings import BOT_BUDGET_MS, BOT_THINK_SECONDS
 from services.table.client import send
 from services.table.domain import Table
 from services.table.repository import tables
@@ -37,8 +38,8 @@ DURABLE = "bots"
 
 @dataclass
 class BotSettings:
-    think_seconds: float = 1.2  # a natural pause before a bot acts, so people can follow the game
-    budget_ms: float = 100.0  # the strongest bot's search time per move
+    think_seconds: float = BOT_THINK_SECONDS
+    budget_ms: float = BOT_BUDGET_MS
     concurrency: int = 64
     linger: float = 0.2  # at most this much of a bot's thinking time goes to waiting for a fuller batch
 

@@ -8,42 +8,27 @@ table in any 10 seconds, per replica).
 from __future__ import annotations
 
 import logging
-import os
 
 from services.chat.service import ChatService
 from services.chat.service import Settings as ChatSettings
 from services.chat.store import ensure_stream
 from services.runtime import tracing
 from services.runtime.lifecycle import connect, run_until_stopped, setup_logging
-from services.runtime.settings import Settings
+from services.runtime.settings import Settings, parse_rate
 from services.table.store import EventStore
 
 log = logging.getLogger("maumau.chat")
 
 
-def parse_rate(value: str) -> tuple[int, float]:
-    """``"COUNT/SECONDS"`` (a trailing ``s`` allowed) as (count, seconds).
-
-    >>> parse_rate("5/10"), parse_rate(" 3 / 2.5s ")
-    ((5, 10.0), (3, 2.5))
-    """
-    count, _, seconds = value.partition("/")
-    n, s = int(count), float(seconds.strip().removesuffix("s") or "nan")
-    if n < 1 or not s > 0:
-        raise ValueError(f"MAUMAU_CHAT_RATE must be COUNT/SECONDS, like 5/10, not {value!r}")
-    return n, s
-
-
-def chat_settings() -> ChatSettings:
-    count, seconds = parse_rate(os.environ.get("MAUMAU_CHAT_RATE") or "5/10")
-    return ChatSettings(max_chars=int(os.environ.get("MAUMAU_CHAT_MAX_CHARS") or "300"), rate_count=count,
-                        rate_seconds=seconds)
+def chat_settings(cfg: Settings) -> ChatSettings:
+    count, seconds = parse_rate(cfg.chat_rate)
+    return ChatSettings(max_chars=cfg.chat_max_chars, rate_count=count, rate_seconds=seconds)
 
 
 async def serve_chat(cfg: Settings, settings: ChatSettings | None = None) -> None:
-    setup_logging("chat")
+    setup_logging("chat", cfg.log_level)
     tracing.setup("chat")
-    settings = settings or chat_settings()
+    settings = settings or chat_settings(cfg)
     nc = await connect(cfg.nats_url, "chat")
     js = nc.jetstream()
     await ensure_stream(js, replicas=cfg.stream_replicas)

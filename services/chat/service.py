@@ -26,14 +26,17 @@ from services.chat.text import clean
 from services.runtime import tracing
 from services.runtime.commands import CommandService
 from services.runtime.refusals import Refused
+from services.runtime.settings import CHAT_MAX_CHARS, CHAT_RATE, parse_rate
 from services.table.store import EventStore
+
+RATE = parse_rate(CHAT_RATE)
 
 
 @dataclass
 class Settings:
-    max_chars: int = 300
-    rate_count: int = 5  # lines a player may write ...
-    rate_seconds: float = 10.0  # ... in this many seconds, at one table (per replica)
+    max_chars: int = CHAT_MAX_CHARS
+    rate_count: int = RATE[0]  # lines a player may write ...
+    rate_seconds: float = RATE[1]  # ... in this many seconds, at one table (per replica)
     cache_size: int = 1_000
     recent_lines: int = 10_000  # command ids remembered, so a re-sent line is not counted again
     concurrency: int = 256

@@ -15,7 +15,7 @@ log = logging.getLogger("maumau.clock")
 
 
 async def serve_clock(cfg: Settings) -> None:
-    setup_logging("clock")
+    setup_logging("clock", cfg.log_level)
     tracing.setup("clock")
     nc = await connect(cfg.nats_url, "clock")
     await EventStore(nc.jetstream(), replicas=cfg.stream_replicas).ensure_stream()

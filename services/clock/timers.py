@@ -11,14 +11,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from maumau.v1 import table_pb2
+from services.runtime.settings import ABSENCE_SECONDS, EXPIRY_SECONDS, REMATCH_SECONDS
 from services.table.domain import Table
 
 
 @dataclass(frozen=True)
 class Durations:
-    absence: float = 48 * 3600
-    expiry: float = 7 * 24 * 3600
-    rematch: float = 3600
+    absence: float = ABSENCE_SECONDS
+    expiry: float = EXPIRY_SECONDS
+    rematch: float = REMATCH_SECONDS
 
 
 @dataclass(frozen=True)

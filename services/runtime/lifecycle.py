@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import gc
 import logging
-import os
 import signal
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
@@ -16,6 +15,8 @@ import uvloop
 from aiohttp import web
 from nats.aio.client import Client as NATS
 from nats.errors import Error as NatsError
+
+from services.runtime.settings import Settings
 
 T = TypeVar("T")
 YOUNG_OBJECTS_PER_COLLECTION = 20_000
@@ -42,8 +43,9 @@ def tune_gc() -> None:
     gc.set_threshold(YOUNG_OBJECTS_PER_COLLECTION, *gc.get_threshold()[1:])
 
 
-def setup_logging(name: str) -> None:
-    level = os.environ.get("MAUMAU_LOG_LEVEL", "INFO")
+def setup_logging(name: str, level: str | None = None) -> None:
+    """Log lines that name the service, at ``level`` (else the environment's ``MAUMAU_LOG_LEVEL``)."""
+    level = level or Settings.from_env().log_level
     logging.basicConfig(level=level, format=f"%(asctime)s {name} %(levelname)s %(name)s: %(message)s")
 
 

@@ -8,6 +8,28 @@ from typing import Any, TypeVar
 
 T = TypeVar("T", bound=Any)
 
+# The one default of each duration and limit; the dataclasses of the services name these.
+ABSENCE_SECONDS = 48 * 3600.0  # a player on turn away this long may be declared absent
+EXPIRY_SECONDS = 7 * 24 * 3600.0  # a table without a move this long expires
+REMATCH_SECONDS = 3600.0  # how long a rematch may be agreed on
+BOT_THINK_SECONDS = 1.2  # a natural pause before a bot acts, so people can follow the game
+BOT_BUDGET_MS = 100.0  # the strongest bot's search time per move
+CHAT_MAX_CHARS = 300
+CHAT_RATE = "5/10"  # lines a player may write per seconds, at one table (per replica)
+
+
+def parse_rate(value: str) -> tuple[int, float]:
+    """``"COUNT/SECONDS"`` (a trailing ``s`` allowed) as (count, seconds).
+
+    >>> parse_rate("5/10"), parse_rate(" 3 / 2.5s ")
+    ((5, 10.0), (3, 2.5))
+    """
+    count, _, seconds = value.partition("/")
+    n, s = int(count), float(seconds.strip().removesuffix("s") or "nan")
+    if n < 1 or not s > 0:
+        raise ValueError(f"MAUMAU_CHAT_RATE must be COUNT/SECONDS, like 5/10, not {value!r}")
+    return n, s
+
 
 def _float(name: str, default: float) -> float:
     value = os.environ.get(name)
@@ -67,6 +89,11 @@ class Settings:
     expiry_seconds: float
     rematch_seconds: float
     health_port: int
+    log_level: str = "INFO"
+    bot_think_seconds: float = BOT_THINK_SECONDS
+    bot_budget_ms: float = BOT_BUDGET_MS
+    chat_max_chars: int = CHAT_MAX_CHARS
+    chat_rate: str = CHAT_RATE
     public_urls: tuple[str, ...] = ()  # MAUMAU_PUBLIC_URL: where browsers reach the gateway
     trusted_proxies: int = 0  # reverse proxies in front of the gateway, each appending to X-Forwarded-For
     rate_limits: RateLimits = field(default_factory=RateLimits)
@@ -79,10 +106,15 @@ class Settings:
             rules_addr=os.environ.get("RULES_ADDR", "127.0.0.1:50051"),
             database_url=os.environ.get("DATABASE_URL", "sqlite+aiosqlite:///.data/maumau.db"),
             stream_replicas=int(os.environ.get("MAUMAU_STREAM_REPLICAS", "1")),
-            absence_seconds=_float("MAUMAU_ABSENCE_SECONDS", 48 * 3600),
-            expiry_seconds=_float("MAUMAU_EXPIRY_SECONDS", 7 * 24 * 3600),
-            rematch_seconds=_float("MAUMAU_REMATCH_SECONDS", 3600),
+            absence_seconds=_float("MAUMAU_ABSENCE_SECONDS", ABSENCE_SECONDS),
+            expiry_seconds=_float("MAUMAU_EXPIRY_SECONDS", EXPIRY_SECONDS),
+            rematch_seconds=_float("MAUMAU_REMATCH_SECONDS", REMATCH_SECONDS),
             health_port=int(os.environ.get("MAUMAU_HEALTH_PORT", "0")),
+            log_level=os.environ.get("MAUMAU_LOG_LEVEL") or "INFO",
+            bot_think_seconds=_float("MAUMAU_BOT_THINK_SECONDS", BOT_THINK_SECONDS),
+            bot_budget_ms=_float("MAUMAU_BOT_BUDGET_MS", BOT_BUDGET_MS),
+            chat_max_chars=int(os.environ.get("MAUMAU_CHAT_MAX_CHARS") or CHAT_MAX_CHARS),
+            chat_rate=os.environ.get("MAUMAU_CHAT_RATE") or CHAT_RATE,
             public_urls=tuple(u.strip() for u in os.environ.get("MAUMAU_PUBLIC_URL", "").split(",") if u.strip()),
             trusted_proxies=int(os.environ.get("MAUMAU_TRUSTED_PROXIES", "0")),
             rate_limits=RateLimits.from_env(),

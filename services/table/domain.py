@@ -21,6 +21,7 @@ from services.rules.rulesets import OptionError, make_ruleset
 from services.rules.state import State
 from services.rules.wire import SCHEMA_VERSION, action_from_pb, action_to_pb, options_from_pb
 from services.runtime.refusals import Refused
+from services.runtime.settings import ABSENCE_SECONDS, EXPIRY_SECONDS, REMATCH_SECONDS
 
 BOT_NAMES = {"classic32": (("Carmen", "strong"), ("Tito", "medium"), ("Luna", "weak"))}
 BOT_BY_LEVEL = (("Robô Ás", "strong"), ("Robô Valete", "medium"), ("Robô Sete", "weak"))
@@ -89,9 +90,9 @@ class Context:
     now: float
     new_token: Any  # () -> str: an invitation token
     new_seed: Any  # () -> str: 64 hex digits
-    absence_seconds: float = 48 * 3600
-    expiry_seconds: float = 7 * 24 * 3600
-    rematch_seconds: float = 3600
+    absence_seconds: float = ABSENCE_SECONDS
+    expiry_seconds: float = EXPIRY_SECONDS
+    rematch_seconds: float = REMATCH_SECONDS
 
 
 def _stamp(ev: events_pb2.Event, cmd: table_pb2.TableCommand, now: float) -> events_pb2.Event:

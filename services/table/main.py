@@ -18,7 +18,7 @@ log = logging.getLogger("maumau.table")
 
 
 async def serve_table(cfg: Settings) -> None:
-    setup_logging("table")
+    setup_logging("table", cfg.log_level)
     tracing.setup("table")
     nc = await connect(cfg.nats_url, "table")
     store = EventStore(nc.jetstream(), replicas=cfg.stream_replicas)
@@ -36,7 +36,7 @@ async def serve_table(cfg: Settings) -> None:
 
 
 async def run_projector(cfg: Settings, rebuild: bool = False) -> None:
-    setup_logging("projector")
+    setup_logging("projector", cfg.log_level)
     nc = await connect(cfg.nats_url, "projector")
     js = nc.jetstream()
     await EventStore(js, replicas=cfg.stream_replicas).ensure_stream()

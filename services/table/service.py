@@ -19,6 +19,7 @@ from maumau.v1 import events_pb2, table_pb2
 from services.runtime import tracing
 from services.runtime.commands import CommandService
 from services.runtime.refusals import Refused
+from services.runtime.settings import ABSENCE_SECONDS, EXPIRY_SECONDS, REMATCH_SECONDS
 from services.table.domain import Context, Rules, Table, decide
 from services.table.repository import tables
 from services.table.rules_client import RulesUnavailable
@@ -29,9 +30,9 @@ from services.table.store import Conflict, EventStore, Stored
 class Settings:
     retries: int = 8
     cache_size: int = 10_000
-    absence_seconds: float = 48 * 3600
-    expiry_seconds: float = 7 * 24 * 3600
-    rematch_seconds: float = 3600
+    absence_seconds: float = ABSENCE_SECONDS
+    expiry_seconds: float = EXPIRY_SECONDS
+    rematch_seconds: float = REMATCH_SECONDS
     concurrency: int = 256
 
 
