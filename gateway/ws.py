@@ -17,6 +17,7 @@ import logging
 import time
 import uuid
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -139,20 +140,12 @@ class Socket:
                 raise FrameError("bad_frame", "a frame is a JSON object")
             table = frame.get("table")
             kind = frame.get("type")
-            if kind == "ping":
-                self.send({"type": "pong"})
-            elif kind == "hello":
-                self.send({"type": "welcome", "v": PROTOCOL, "identity": self.identity, "name": self.name})
-            elif kind in ("subscribe", "unsubscribe", "command"):
+            if kind in _SOCKET_FRAMES:
+                _SOCKET_FRAMES[kind](self)
+            elif kind in _TABLE_FRAMES:
                 if not isinstance(table, str) or not table or len(table) > 64 or not table.replace("-", "").isalnum():
                     raise FrameError("bad_frame", "the frame names no table")
-                if kind == "subscribe":
-                    await self.subscribe(table, frame.get("since"))
-                elif kind == "unsubscribe":
-                    self.tables.discard(table)
-                    await self.feeds.unwatch(table, self)
-                else:
-                    await self.command(table, frame)
+                await _TABLE_FRAMES[kind](self, table, frame)
             else:
                 raise FrameError("bad_frame", f"unknown frame type {kind!r}")
         except FrameError as e:
@@ -160,6 +153,19 @@ class Socket:
             if isinstance(table, str):
                 error["table"] = table
             self.send(error)
+
+    def pong(self) -> None:
+        self.send({"type": "pong"})
+
+    def welcome(self) -> None:
+        self.send({"type": "welcome", "v": PROTOCOL, "identity": self.identity, "name": self.name})
+
+    async def on_subscribe(self, table_id: str, frame: dict[str, Any]) -> None:
+        await self.subscribe(table_id, frame.get("since"))
+
+    async def unsubscribe(self, table_id: str, frame: dict[str, Any]) -> None:
+        self.tables.discard(table_id)
+        await self.feeds.unwatch(table_id, self)
 
     async def subscribe(self, table_id: str, since: Any) -> None:
         if table_id not in self.tables and len(self.tables) >= self.max_tables:
@@ -237,6 +243,13 @@ class Socket:
         for table_id in list(self.tables):
             await self.feeds.unwatch(table_id, self)
         self.tables.clear()
+
+
+_SOCKET_FRAMES: dict[str, Callable[[Socket], None]] = {"ping": Socket.pong, "hello": Socket.welcome}
+_TABLE_FRAMES: dict[str, Callable[[Socket, str, dict[str, Any]], Awaitable[None]]] = {
+    "subscribe": Socket.on_subscribe, "unsubscribe": Socket.unsubscribe, "command": Socket.command,
+}
+"""What each kind of frame from a tab does (a table's frames name a well-formed table)."""
 
 
 async def serve_socket(request: web.Request, identity: str, name: str, feeds: Feeds, nc: NATS,

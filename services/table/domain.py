@@ -88,8 +88,8 @@ class Rules(Protocol):
 class Context:
     rules: Rules
     now: float
-    new_token: Any  # () -> str: an invitation token
-    new_seed: Any  # () -> str: 64 hex digits
+    new_token: Callable[[], str]  # an invitation token
+    new_seed: Callable[[], str]  # 64 hex digits
     absence_seconds: float = ABSENCE_SECONDS
     expiry_seconds: float = EXPIRY_SECONDS
     rematch_seconds: float = REMATCH_SECONDS
