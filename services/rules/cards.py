@@ -51,8 +51,8 @@ def make(suit_: Suit, rank_: int) -> Card:
 
 
 CARD_SPACE = range(make(WILD, 15) + 1)  # every number a card of either family may be
-# The suit and rank of every card number, for the loops over a hand that run on every
-# action: indexing is cheaper there than calling ``suit`` and ``rank``.
+# The suit and rank of every card number, for the code that runs on every action (what may
+# be played, what a card does): indexing costs a third of a call to ``suit`` or ``rank``.
 SUITS = tuple(suit(c) for c in CARD_SPACE)
 RANKS = tuple(rank(c) for c in CARD_SPACE)
 

@@ -145,6 +145,8 @@ def test_random_playouts_keep_every_invariant(game: tuple[str, int], seed: int) 
         for event in decide(s, action):
             s = evolve(s, event)
         assert sum(map(len, s.hands)) + len(s.stock) + len(s.discard) == total, "cards were not conserved"
+        # the bots rebuild the pending kind from the top card alone
+        assert not s.pending or s.rs.pending_kind(s.top) == s.pending_kind, "top and pending kind disagree"
         steps += 1
     assert s.round_points is not None and len(s.round_points) == seats
     assert 0 <= s.round_winner < seats

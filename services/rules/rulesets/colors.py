@@ -97,17 +97,17 @@ class Colors108(Ruleset):
         return [c for c in cards if suits[c] == follow or ranks[c] == top or suits[c] == WILD]
 
     def effect(self, s: State, seat: Seat, card: Card, choose: Suit) -> tuple[Seat, Phase]:
-        v = rank(card)
-        if suit(card) == WILD:
+        v = RANKS[card]
+        if SUITS[card] == WILD:
             if v == V_WILD4:
                 follow = s.follow
                 s.w4_seat = seat
-                s.w4_bluff = follow >= 0 and any(suit(c) == follow for c in s.hands[seat])
+                s.w4_bluff = follow >= 0 and any(SUITS[c] == follow for c in s.hands[seat])
                 s.pending = 4
                 s.pending_kind = WILD4
             s.follow = choose
             return s.next_seat(seat), NORMAL
-        s.follow = suit(card)
+        s.follow = SUITS[card]
         if v == V_SKIP:
             return s.next_seat(s.next_seat(seat)), NORMAL
         if v == V_REV:

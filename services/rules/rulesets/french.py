@@ -26,7 +26,6 @@ from services.rules.cards import (
     Suit,
     french_deck,
     rank,
-    suit,
 )
 from services.rules.phases import BOUNCE, CHOOSE, NINE, NORMAL, SEVEN, Pending, Phase
 from services.rules.rulesets.base import CHALLENGE_MODE, OptionError, Ruleset, highest, lowest
@@ -61,8 +60,8 @@ class French(Ruleset):
         return NINE if self.nine_draws and rank(top) == R9 else SEVEN
 
     def effect(self, s: State, seat: Seat, card: Card, choose: Suit) -> tuple[Seat, Phase]:
-        r = rank(card)
-        s.follow = choose if r == RJ and choose >= 0 else suit(card)
+        r = RANKS[card]
+        s.follow = choose if r == RJ and choose >= 0 else SUITS[card]
         if r == R7:
             s.pending += 2
             s.pending_kind = SEVEN
@@ -147,8 +146,8 @@ class Classic52(French):
             s.follow = -1
 
     def effect(self, s: State, seat: Seat, card: Card, choose: Suit) -> tuple[Seat, Phase]:
-        if rank(card) == RA and self.ace != "none":
-            s.follow = suit(card)
+        if RANKS[card] == RA and self.ace != "none":
+            s.follow = SUITS[card]
             if self.ace == "skip_all":
                 return seat, NORMAL
             for other in range(s.n):
@@ -212,28 +211,28 @@ class Candeias(French):
         s.opening = True
 
     def effect(self, s: State, seat: Seat, card: Card, choose: Suit) -> tuple[Seat, Phase]:
-        r = rank(card)
+        r = RANKS[card]
         if r == RA:
-            s.follow = suit(card)
+            s.follow = SUITS[card]
             return s.next_seat(s.next_seat(seat)), NORMAL
         if r == RQ:
-            s.follow = suit(card)
+            s.follow = SUITS[card]
             s.direction = -s.direction
             return (seat if s.players() == 2 else s.next_seat(seat)), NORMAL
         if r in (R8, RK):
-            s.follow = suit(card)
+            s.follow = SUITS[card]
             s.draw(s.previous_seat(seat), 2 if r == R8 else 1)
             return s.next_seat(seat), NORMAL
         return super().effect(s, seat, card, choose)
 
     def go_out(self, s: State, seat: Seat, card: Card, choose: Suit) -> Seat:
-        r = rank(card)
+        r = RANKS[card]
         if r == RJ:
             s.double_points = True
         elif r in (R8, RK):
             s.draw(s.previous_seat(seat), 2 if r == R8 else 1)
         elif r == R7:
-            s.follow = suit(card)
+            s.follow = SUITS[card]
             s.pending += 2
             s.pending_kind = SEVEN
             s.chain += 1
