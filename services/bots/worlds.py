@@ -71,14 +71,14 @@ def _template(k: SeatKnowledge) -> State:
     s.discard = list(k.discard)
     s.turn, s.direction, s.follow = k.turn, k.direction, k.follow
     s.pending, s.pending_kind = k.pending, rs.pending_kind(k.top) if k.pending else Pending.NONE
-    s.chain = k.pending // 2 if s.pending_kind == Pending.SEVEN else 0
+    s.chain = k.pending // 2 if s.pending_kind is Pending.SEVEN else 0
     s.phase = Phase.from_word(k.phase)
     s.drawn_card = _drawn_card(k)
     s.opening = rs.has_burns and len(k.discard) == 1 and all(
         n == rs.hand_size for n, a in zip(k.hand_sizes, k.in_round, strict=True) if a)
-    s.burn_announced = s.phase == Phase.BURNED and not any(a.announce for a in k.legal)
+    s.burn_announced = s.phase is Phase.BURNED and not any(a.announce for a in k.legal)
     s.mau_offender, s.mau_guard = k.missed_call, k.turn
-    if s.pending_kind == Pending.WILD4:
+    if s.pending_kind is Pending.WILD4:
         s.w4_seat = s.previous_seat(k.turn)
     s.finisher = next((i for i in range(k.players) if k.in_round[i] and not k.hand_sizes[i]), -1)
     s.dealer = k.dealer
@@ -100,7 +100,7 @@ def sample_world(k: SeatKnowledge, rng: random.Random, world: World) -> State:
         at += n
     s.stock = pool[at:]
     s.seed = f"{rng.getrandbits(256):064x}"
-    if s.pending_kind == Pending.WILD4:
+    if s.pending_kind is Pending.WILD4:
         s.w4_bluff = _was_bluff(s)
     return s
 

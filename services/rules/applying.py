@@ -148,11 +148,11 @@ def _stuck_has_play(s: State, seat: Seat) -> bool:
 
 def _pass(s: State, seat: Seat) -> None:
     phase = s.phase
-    if phase in (BOUNCE, BURNED):
+    if phase is BOUNCE or phase is BURNED:
         s.stuck = 0
         _end_turn(s, s.next_seat(seat), NORMAL)
         return
-    _turn_ends_idle(s, seat, phase == NORMAL or s.drawn_card < 0)
+    _turn_ends_idle(s, seat, phase is NORMAL or s.drawn_card < 0)
 
 
 def _challenge(s: State, target: Seat) -> None:

@@ -42,7 +42,7 @@ def check(s: State, a: Action) -> None:
         _in_hand(s, seat, a.card)
         return
     if kind == CHALLENGE_WILD:
-        if s.pending_kind != WILD4 or seat != s.turn or s.phase != NORMAL:
+        if s.pending_kind is not WILD4 or seat != s.turn or s.phase is not NORMAL:
             raise IllegalAction("there is no wild draw four to challenge")
         return
     if kind == BURN and seat != s.turn:
@@ -56,7 +56,7 @@ def check(s: State, a: Action) -> None:
         raise NotYourTurn(f"it is seat {s.turn}'s turn")
     phase = s.phase
     if kind == PLAY:
-        if phase == CHOOSING:
+        if phase is CHOOSING:
             raise IllegalAction("the dealer must choose the suit first")
         _in_hand(s, seat, a.card)
         if a.choose < 0 and takes_choice(a.card, rs.family) and len(s.hands[seat]) > 1:
@@ -70,16 +70,16 @@ def check(s: State, a: Action) -> None:
         if not may_pass(s, seat, playable_now(s, seat)):
             raise IllegalAction("passing is not allowed now")
     elif kind == CHOOSE:
-        if phase != CHOOSING:
+        if phase is not CHOOSING:
             raise IllegalAction("there is no suit to choose")
     elif kind == BURN:
-        if not rs.has_burns or phase != NORMAL:
+        if not rs.has_burns or phase is not NORMAL:
             raise IllegalAction("burning is not allowed now")
         if not burnable(s, a.card):
             raise IllegalAction("a burn needs a normal card identical to the top card")
         _in_hand(s, seat, a.card)
     elif kind == DOUBLE:
-        if not rs.has_burns or phase not in (NORMAL, DRAWN):
+        if not rs.has_burns or (phase is not NORMAL and phase is not DRAWN):
             raise IllegalAction("a double is not allowed now")
         if a.card != a.card2:
             raise IllegalAction("a double is two identical cards")

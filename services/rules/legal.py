@@ -42,7 +42,7 @@ def legal_actions(s: State, seat: Seat) -> Iterator[Action]:
     if seat != s.turn:
         return
     phase = s.phase
-    if phase == CHOOSING:
+    if phase is CHOOSING:
         for suit in range(4):
             yield Action(CHOOSE, seat, choose=suit)
         return
@@ -66,13 +66,13 @@ def legal_actions(s: State, seat: Seat) -> Iterator[Action]:
         yield _new(Action, (DRAW, seat, -1, -1, None, -1, -1))
     if may_pass(s, seat, playable):
         yield _new(Action, (PASS, seat, -1, -1, None, -1, -1))
-    if phase == NORMAL:
-        if s.pending_kind == WILD4:
+    if phase is NORMAL:
+        if s.pending_kind is WILD4:
             yield Action(CHALLENGE_WILD, seat)
         if rs.has_burns and top in hand and burnable(s, top):
             for call in _burn_calls(s, top, n_hand):
                 yield Action(BURN, seat, top, announce=call)
-    if rs.has_burns and phase in (NORMAL, DRAWN):
+    if rs.has_burns and (phase is NORMAL or phase is DRAWN):
         for card in rs.playable_cards(s, set(hand)):
             if not rs.special(card) and hand.count(card) >= 2:
                 required = required_call(s, seat, card, n_hand, n_hand - 2)

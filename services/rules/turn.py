@@ -16,32 +16,32 @@ from services.rules.state import State
 def playable_now(s: State, seat: Seat) -> list[Card]:
     """The distinct cards the seat on turn may play in its current phase."""
     phase = s.phase
-    if phase in (NORMAL, BURNED):
+    if phase is NORMAL or phase is BURNED:
         return s.rs.playable_cards(s, set(s.hands[seat]))
-    if phase == DRAWN:
+    if phase is DRAWN:
         if s.rs.after_draw_any:
             return s.rs.playable_cards(s, set(s.hands[seat]))
         c = s.drawn_card
         return s.rs.playable_cards(s, (c,)) if c >= 0 else []
-    if phase == BOUNCE:
+    if phase is BOUNCE:
         return [c for c in set(s.hands[seat]) if rank(c) == R8]
     return []
 
 
 def may_pass(s: State, seat: Seat, playable: list[Card]) -> bool:
     phase = s.phase
-    if phase == NORMAL:
+    if phase is NORMAL:
         return not s.pending and not playable and not s.can_draw()
-    if phase == BURNED:  # without a continuation the burner must draw
+    if phase is BURNED:  # without a continuation the burner must draw
         return bool(playable)
-    return phase != CHOOSING
+    return phase is not CHOOSING
 
 
 def may_draw(s: State, playable: list[Card]) -> bool:
     phase = s.phase
-    if phase == NORMAL:
+    if phase is NORMAL:
         return s.rs.draw_anytime or not playable
-    return phase == BURNED and not playable
+    return phase is BURNED and not playable
 
 
 def burnable(s: State, card: Card) -> bool:
@@ -52,7 +52,7 @@ def burnable(s: State, card: Card) -> bool:
 def required_call(s: State, seat: Seat, card: Card, before: int, after: int) -> str | None:
     """The call an action needs: "mau" when it leaves one card, "maumau" when the ruleset wants one going out."""
     rs = s.rs
-    if s.phase == BURNED and s.burn_announced:
+    if s.phase is BURNED and s.burn_announced:
         return None
     if after == 1:
         return MAU

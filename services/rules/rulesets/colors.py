@@ -88,7 +88,7 @@ class Colors108(Ruleset):
     def playable_cards(self, s: State, cards: Iterable[Card]) -> list[Card]:
         ranks = RANKS
         if s.pending:
-            return [c for c in cards if ranks[c] == V_PLUS2] if s.pending_kind == PLUS2 else []
+            return [c for c in cards if ranks[c] == V_PLUS2] if s.pending_kind is PLUS2 else []
         follow = s.follow
         if follow < 0:
             return list(cards)

@@ -44,7 +44,7 @@ class French(Ruleset):
     def playable_cards(self, s: State, cards: Iterable[Card]) -> list[Card]:
         ranks = RANKS
         if s.pending:
-            if s.pending_kind == SEVEN and self.may_answer_seven(s):
+            if s.pending_kind is SEVEN and self.may_answer_seven(s):
                 return [c for c in cards if ranks[c] == R7]
             return []
         suits = SUITS
