@@ -4,6 +4,8 @@
 ('cmd.table.t1', 'cmd.chat.t1')
 >>> table_events("t1"), live_table("t1"), chat_lines("t1")
 ('tables.t1', 'live.tables.t1', 'chat.t1')
+>>> account_command("a1"), account_events("a1")
+('cmd.accounts.a1', 'accounts.a1')
 """
 
 from __future__ import annotations
@@ -11,10 +13,11 @@ from __future__ import annotations
 TABLE_EVENTS = "tables.*"  # the TABLES stream: one subject per table
 LIVE_TABLES = "live.tables.{{wildcard(1)}}"  # where the TABLES stream republishes what it stored
 CHAT_LINES = "chat.*"  # the CHAT stream: one subject per table
+ACCOUNT_EVENTS = "accounts.*"  # the ACCOUNTS stream: one subject per account
 
 
 def commands(kind: str) -> str:
-    """The commands of one kind (``table``, ``chat``) for every table, as their service subscribes."""
+    """The commands of one kind (``table``, ``chat``, ``accounts``) for every aggregate, as their service subscribes."""
     return f"cmd.{kind}.*"
 
 
@@ -24,6 +27,10 @@ def table_command(table_id: str) -> str:
 
 def chat_command(table_id: str) -> str:
     return f"cmd.chat.{table_id}"
+
+
+def account_command(account_id: str) -> str:
+    return f"cmd.accounts.{account_id}"
 
 
 def table_events(table_id: str) -> str:
@@ -37,6 +44,10 @@ def live_table(table_id: str) -> str:
 
 def chat_lines(table_id: str) -> str:
     return f"chat.{table_id}"
+
+
+def account_events(account_id: str) -> str:
+    return f"accounts.{account_id}"
 
 
 def table_of(subject: str) -> str:

@@ -1,9 +1,15 @@
-"""``maumau table serve`` and ``maumau projector``: the processes around the table stream."""
+"""``maumau table serve`` and ``maumau projector``: the processes around the table stream.
+
+The projector also writes the accounts' projection: one process owns the SQL projections.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
+from services.accounts.projector import AccountsProjector
+from services.accounts.store import AccountStore
 from services.runtime import tracing
 from services.runtime.lifecycle import connect, run_until_stopped, setup_logging
 from services.runtime.settings import Settings
@@ -40,6 +46,7 @@ async def run_projector(cfg: Settings, rebuild: bool = False) -> None:
     nc = await connect(cfg.nats_url, "projector")
     js = nc.jetstream()
     await EventStore(js, replicas=cfg.stream_replicas).ensure_stream()
+    await AccountStore(js, replicas=cfg.stream_replicas).ensure_stream()
     db = engine(cfg.database_url)
     await migrate(cfg.database_url)
     if rebuild:
@@ -47,8 +54,12 @@ async def run_projector(cfg: Settings, rebuild: bool = False) -> None:
         log.info("projections dropped: rebuilding from the stream")
     log.info("projector running (nats %s, database %s)", cfg.nats_url, db.url.render_as_string(hide_password=True))
     try:
-        projector = Projector(js, db)
-        await run_until_stopped(projector.run(), nc, cfg.health_port, lambda: projector.writing)
+        projector, accounts = Projector(js, db), AccountsProjector(js, db)
+
+        async def both() -> None:
+            await asyncio.gather(projector.run(), accounts.run())
+
+        await run_until_stopped(both(), nc, cfg.health_port, lambda: projector.writing and accounts.writing)
     finally:
         await db.dispose()
         log.info("projector stopped")

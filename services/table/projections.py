@@ -104,16 +104,17 @@ async def migrate(url: str) -> None:
     await asyncio.to_thread(command.upgrade, alembic_config(url), "head")
 
 
-async def position(conn: AsyncConnection) -> int:
-    seq = (await conn.execute(select(positions.c.seq).where(positions.c.name == POSITION))).scalar()
+async def position(conn: AsyncConnection, name: str = POSITION) -> int:
+    """The stream sequence a projection (``tables``, ``accounts``) has reached."""
+    seq = (await conn.execute(select(positions.c.seq).where(positions.c.name == name))).scalar()
     return int(seq or 0)
 
 
-async def _set_position(conn: AsyncConnection, seq: int, known: int) -> None:
+async def set_position(conn: AsyncConnection, seq: int, known: int, name: str = POSITION) -> None:
     if known:
-        await conn.execute(positions.update().where(positions.c.name == POSITION).values(seq=seq))
+        await conn.execute(positions.update().where(positions.c.name == name).values(seq=seq))
     else:
-        await conn.execute(positions.insert().values(name=POSITION, seq=seq))
+        await conn.execute(positions.insert().values(name=name, seq=seq))
 
 
 def _when(ev: events_pb2.Event) -> datetime:
@@ -182,4 +183,4 @@ async def finish(conn: AsyncConnection, touched: dict[str, tuple[domain.Table, d
         row["tid"] = row.pop("table_id")
         rows.append(row)
     await conn.execute(_UPDATE_ROW, rows)
-    await _set_position(conn, seq, known)
+    await set_position(conn, seq, known)

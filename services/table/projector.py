@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 
 from nats.aio.msg import Msg
@@ -14,6 +15,9 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from maumau.v1 import events_pb2
+from services.accounts.projections import DURABLE as ACCOUNTS_DURABLE
+from services.accounts.projections import accounts
+from services.accounts.store import STREAM as ACCOUNTS_STREAM
 from services.runtime.consuming import consume
 from services.table.domain import Status, Table
 from services.table.projections import PROJECTED, finish, metadata, migrate, position, project
@@ -26,12 +30,35 @@ RETRY_FIRST, RETRY_MAX = 0.5, 10.0
 UNREACHABLE = (OperationalError, InterfaceError, OSError)  # the database is down, locked or cut off
 
 
-class Projector:
+class Patient:
+    """A projection that waits for its database: a batch is written, however long it takes, then acknowledged."""
+
+    writing = True  # the last transaction went through: readiness says so
+
+    async def patiently(self, write: Callable[[], Awaitable[object]]) -> None:
+        """Run ``write`` (one transaction) until it goes through, waiting longer after each failure.
+
+        The batch stays unacknowledged meanwhile: if this process dies, it comes again.
+        """
+        delay = RETRY_FIRST
+        while True:
+            try:
+                await write()
+                break
+            except UNREACHABLE as e:
+                self.writing = False
+                log.warning("projections not written (%s); trying again in %g s",
+                            (str(e) or type(e).__name__).splitlines()[0], delay)
+                await asyncio.sleep(delay)
+                delay = min(2 * delay, RETRY_MAX)
+        self.writing = True
+
+
+class Projector(Patient):
     def __init__(self, js: JetStreamContext, engine: AsyncEngine, cache_size: int = 2000):
         self.js = js
         self.engine = engine
         self.tables = tables(EventStore(js), cache_size)
-        self.writing = True  # the last transaction went through: readiness says so
 
     async def apply(self, seq: int, table_id: str, batch: events_pb2.EventBatch) -> bool:
         """Project one stored batch; False when it was projected already."""
@@ -72,24 +99,10 @@ class Projector:
         await consume(self.js, STREAM, config, self._project, size=batch, linger=linger, log=log)
 
     async def _project(self, msgs: list[Msg]) -> None:
-        """Write the batch, waiting for the database as long as it takes; acknowledge it once written.
-
-        The batch stays unacknowledged meanwhile: if this process dies, it comes again.
-        """
+        """Write the batch, waiting for the database as long as it takes; acknowledge it once written."""
         stored = [(m.metadata.sequence.stream, m.subject.rsplit(".", 1)[-1], events_pb2.EventBatch.FromString(m.data))
                   for m in msgs]
-        delay = RETRY_FIRST
-        while True:
-            try:
-                await self.apply_many(stored)
-                break
-            except UNREACHABLE as e:
-                self.writing = False
-                log.warning("projections not written (%s); trying again in %g s",
-                            (str(e) or type(e).__name__).splitlines()[0], delay)
-                await asyncio.sleep(delay)
-                delay = min(2 * delay, RETRY_MAX)
-        self.writing = True
+        await self.patiently(lambda: self.apply_many(stored))
         for msg in msgs:
             await msg.ack()
 
@@ -100,14 +113,15 @@ class Projector:
 
 
 async def reset(engine: AsyncEngine, url: str, js: JetStreamContext) -> None:
-    """Drop the projections and their consumer: the next run rebuilds everything from the stream."""
+    """Drop the projections (tables, accounts) and their consumers: the next run rebuilds them from the streams."""
     async with engine.begin() as conn:
-        await conn.run_sync(lambda c: metadata.drop_all(c, tables=list(PROJECTED), checkfirst=True))
+        await conn.run_sync(lambda c: metadata.drop_all(c, tables=[*PROJECTED, accounts], checkfirst=True))
         await conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
-    try:
-        await js.delete_consumer(STREAM, DURABLE)
-    except Exception as e:
-        log.info("no consumer to delete: %s", e)
+    for stream, durable in ((STREAM, DURABLE), (ACCOUNTS_STREAM, ACCOUNTS_DURABLE)):
+        try:
+            await js.delete_consumer(stream, durable)
+        except Exception as e:
+            log.info("no consumer to delete: %s", e)
     await migrate(url)
 
 

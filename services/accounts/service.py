@@ -1,0 +1,103 @@
+"""The accounts service: requests about one account on ``cmd.accounts.<account_id>``, its events on ``accounts.<id>``.
+
+Each request folds the account from its stream (a handful of batches: nothing is cached,
+so every replica answers from the truth), decides with the pure domain and stores the
+events with the expected last sequence of the account's subject. Names (and converted
+guests) are claimed in the claims bucket before the events are stored and released after
+(``store``). Argon2 runs in a worker thread; a password is never logged, put in a span
+attribute or stored but as its hash.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ClassVar
+
+from maumau.v1 import accounts_pb2, table_pb2
+from services.accounts import domain, passwords
+from services.accounts.domain import Account
+from services.accounts.names import name_key
+from services.accounts.store import AccountStore, guest_key
+from services.runtime import tracing
+from services.runtime.commands import CommandService
+from services.runtime.refusals import Refused
+from services.table.store import Conflict
+
+Events = list[accounts_pb2.AccountEvent]
+
+
+@dataclass
+class AccountsService(CommandService[accounts_pb2.AccountCommand, accounts_pb2.AccountReply]):
+    kind: ClassVar[str] = "accounts"
+    expected: ClassVar[tuple[type[Exception], ...]] = (Conflict,)
+    log: ClassVar[logging.Logger] = logging.getLogger("maumau.accounts")
+    store: AccountStore
+    clock: Callable[[], float] = time.time
+
+    def parse(self, data: bytes) -> accounts_pb2.AccountCommand:
+        return accounts_pb2.AccountCommand.FromString(data)
+
+    def refusal(self, code: str, message: str) -> accounts_pb2.AccountReply:
+        return accounts_pb2.AccountReply(refusal=table_pb2.Refusal(code=code, message=message))
+
+    def span(self, cmd: accounts_pb2.AccountCommand) -> tuple[str, dict[str, str]]:
+        what = cmd.WhichOneof("body") or ""
+        return f"accounts {what}", {"maumau.account_id": cmd.table_id, "maumau.command": what}
+
+    async def decide(self, cmd: accounts_pb2.AccountCommand) -> accounts_pb2.AccountReply:
+        a = await self.store.load(cmd.table_id)
+        what = cmd.WhichOneof("body")
+        if what == "authenticate":
+            if not await asyncio.to_thread(passwords.verify, a.password_hash, cmd.authenticate.password):
+                raise Refused("bad_credentials", "the name or the password is not right")
+            return accounts_pb2.AccountReply(account=a.view())
+        if what == "register":
+            await self._store(cmd, a, await self._register(a, cmd.register))
+        elif what == "rename":
+            await self._rename(cmd, a, cmd.rename.name)
+        elif what == "choose_avatar":
+            await self._store(cmd, a, domain.choose_avatar(a, cmd.choose_avatar.avatar, now=self.clock()))
+        elif what == "change_password":
+            await self._store(cmd, a, await self._change_password(a, cmd.change_password))
+        else:
+            raise Refused("bad_request", "the request names nothing to do")
+        return accounts_pb2.AccountReply(account=a.view())
+
+    async def _register(self, a: Account, r: accounts_pb2.Register) -> Events:
+        hashed = await asyncio.to_thread(passwords.hash_password, passwords.check(r.password))
+        events = domain.register(a, r.name, hashed, r.guest, now=self.clock())
+        if r.guest and not await self.store.claim(guest_key(r.guest), a.account_id):
+            raise Refused("guest_taken", "this guest has become an account already")
+        if not await self.store.claim(name_key(r.name), a.account_id):
+            if r.guest:
+                await self.store.release(guest_key(r.guest), a.account_id)
+            raise Refused("name_taken", "someone has this name already")
+        return events
+
+    async def _rename(self, cmd: accounts_pb2.AccountCommand, a: Account, name: str) -> None:
+        old = a.name
+        events = domain.rename(a, name, now=self.clock())
+        if name_key(name) != name_key(old) and not await self.store.claim(name_key(name), a.account_id):
+            raise Refused("name_taken", "someone has this name already")
+        await self._store(cmd, a, events)
+        if name_key(name) != name_key(old):
+            await self.store.release(name_key(old), a.account_id)
+
+    async def _change_password(self, a: Account, c: accounts_pb2.ChangePassword) -> Events:
+        right = await asyncio.to_thread(passwords.verify, domain.existing(a).password_hash, c.old_password)
+        hashed = await asyncio.to_thread(passwords.hash_password, passwords.check(c.new_password))
+        return domain.change_password(a, right, hashed, now=self.clock())
+
+    async def _store(self, cmd: accounts_pb2.AccountCommand, a: Account, events: Events) -> None:
+        """Append the events (a re-sent command is stored once) and fold them into ``a``."""
+        if not events:
+            return
+        seq, duplicate = await self.store.append(a.account_id, accounts_pb2.AccountEventBatch(events=events), a.seq,
+                                                 cmd.command_id, tracing.inject())
+        self.stats["duplicates" if duplicate else "stored"] += 1
+        for ev in events:
+            domain.evolve(a, seq, ev)
