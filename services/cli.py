@@ -56,6 +56,14 @@ def _chat_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _accounts_serve(args: argparse.Namespace) -> int:
+    from services.accounts.main import serve_accounts
+    from services.runtime.settings import Settings
+
+    run(serve_accounts(Settings.from_env()))
+    return 0
+
+
 def _projector(args: argparse.Namespace) -> int:
     from services.runtime.settings import Settings
     from services.table.main import run_projector
@@ -167,6 +175,10 @@ def parser() -> argparse.ArgumentParser:
     chat = sub.add_parser("chat", help="the chat service (NATS_URL, MAUMAU_CHAT_MAX_CHARS, MAUMAU_CHAT_RATE, …)")
     chat_sub = chat.add_subparsers(dest="chat_command", required=True)
     chat_sub.add_parser("serve", help="answer chat lines").set_defaults(func=_chat_serve)
+
+    accounts = sub.add_parser("accounts", help="the accounts service: names, passwords, guests converted")
+    accounts.add_subparsers(dest="accounts_command", required=True).add_parser(
+        "serve", help="answer account requests").set_defaults(func=_accounts_serve)
 
     gw = sub.add_parser("gateway", help="the HTTP/WebSocket gateway and the web client")
     gw_serve = gw.add_subparsers(dest="gateway_command", required=True).add_parser("serve", help="serve players")

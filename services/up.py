@@ -194,9 +194,11 @@ def _children(data_dir: Path, quiet: bool, projector: bool,
         Child("table", _maumau("table", "serve"), lambda: http_ready(table_health),
               {**env, "MAUMAU_HEALTH_PORT": str(table_health)}),
     ]
-    chat_health = free_port()
+    chat_health, accounts_health = free_port(), free_port()
     children.append(Child("chat", _maumau("chat", "serve"), lambda: http_ready(chat_health),
                           {**env, "MAUMAU_HEALTH_PORT": str(chat_health)}))
+    children.append(Child("accts", _maumau("accounts", "serve"), lambda: http_ready(accounts_health),
+                          {**env, "MAUMAU_HEALTH_PORT": str(accounts_health)}))
     if projector:
         children.append(Child("proj", _maumau("projector"), lambda: http_ready(projector_health),
                               {**reacting, "MAUMAU_HEALTH_PORT": str(projector_health)}))

@@ -33,6 +33,7 @@ COMMANDS = {
     "bots": ["maumau", "bots", "serve"],
     "clock": ["maumau", "clock", "serve"],
     "chat": ["maumau", "chat", "serve"],
+    "accounts": ["maumau", "accounts", "serve"],
     "gateway": ["maumau", "gateway", "serve", "--host", "0.0.0.0", "--port", "8080"],
 }
 
@@ -45,6 +46,7 @@ NEEDS = {
               "MAUMAU_REMATCH_SECONDS", "MAUMAU_HEALTH_PORT"},
     "bots": {"NATS_URL", "MAUMAU_STREAM_REPLICAS", "MAUMAU_HEALTH_PORT"},
     "chat": {"NATS_URL", "MAUMAU_STREAM_REPLICAS", "MAUMAU_HEALTH_PORT"},
+    "accounts": {"NATS_URL", "MAUMAU_STREAM_REPLICAS", "MAUMAU_HEALTH_PORT"},
     "gateway": {"NATS_URL", "DATABASE_URL", "MAUMAU_STREAM_REPLICAS", "MAUMAU_PUBLIC_URL", "MAUMAU_TRUSTED_PROXIES"},
 }
 for _needs in NEEDS.values():

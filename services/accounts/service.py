@@ -14,8 +14,8 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import ClassVar
+from dataclasses import dataclass, field
+from typing import ClassVar, ParamSpec, TypeVar
 
 from maumau.v1 import accounts_pb2, table_pb2
 from services.accounts import domain, passwords
@@ -28,6 +28,9 @@ from services.runtime.refusals import Refused
 from services.table.store import Conflict
 
 Events = list[accounts_pb2.AccountEvent]
+P = ParamSpec("P")
+T = TypeVar("T")
+HASHES_AT_ONCE = 2  # each takes 64 MiB for ~50 ms: a burst of logins must not take the pod's memory
 
 
 @dataclass
@@ -37,6 +40,7 @@ class AccountsService(CommandService[accounts_pb2.AccountCommand, accounts_pb2.A
     log: ClassVar[logging.Logger] = logging.getLogger("maumau.accounts")
     store: AccountStore
     clock: Callable[[], float] = time.time
+    hashing: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(HASHES_AT_ONCE))
 
     def parse(self, data: bytes) -> accounts_pb2.AccountCommand:
         return accounts_pb2.AccountCommand.FromString(data)
@@ -52,7 +56,7 @@ class AccountsService(CommandService[accounts_pb2.AccountCommand, accounts_pb2.A
         a = await self.store.load(cmd.table_id)
         what = cmd.WhichOneof("body")
         if what == "authenticate":
-            if not await asyncio.to_thread(passwords.verify, a.password_hash, cmd.authenticate.password):
+            if not await self._argon2(passwords.verify, a.password_hash, cmd.authenticate.password):
                 raise Refused("bad_credentials", "the name or the password is not right")
             return accounts_pb2.AccountReply(account=a.view())
         if what == "register":
@@ -67,8 +71,13 @@ class AccountsService(CommandService[accounts_pb2.AccountCommand, accounts_pb2.A
             raise Refused("bad_request", "the request names nothing to do")
         return accounts_pb2.AccountReply(account=a.view())
 
+    async def _argon2(self, work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """Hash or verify in a worker thread (the loop keeps answering), a few at a time."""
+        async with self.hashing:
+            return await asyncio.to_thread(work, *args, **kwargs)
+
     async def _register(self, a: Account, r: accounts_pb2.Register) -> Events:
-        hashed = await asyncio.to_thread(passwords.hash_password, passwords.check(r.password))
+        hashed = await self._argon2(passwords.hash_password, passwords.check(r.password))
         events = domain.register(a, r.name, hashed, r.guest, now=self.clock())
         if r.guest and not await self.store.claim(guest_key(r.guest), a.account_id):
             raise Refused("guest_taken", "this guest has become an account already")
@@ -88,8 +97,8 @@ class AccountsService(CommandService[accounts_pb2.AccountCommand, accounts_pb2.A
             await self.store.release(name_key(old), a.account_id)
 
     async def _change_password(self, a: Account, c: accounts_pb2.ChangePassword) -> Events:
-        right = await asyncio.to_thread(passwords.verify, domain.existing(a).password_hash, c.old_password)
-        hashed = await asyncio.to_thread(passwords.hash_password, passwords.check(c.new_password))
+        right = await self._argon2(passwords.verify, domain.existing(a).password_hash, c.old_password)
+        hashed = await self._argon2(passwords.hash_password, passwords.check(c.new_password))
         return domain.change_password(a, right, hashed, now=self.clock())
 
     async def _store(self, cmd: accounts_pb2.AccountCommand, a: Account, events: Events) -> None:
