@@ -102,9 +102,9 @@ HINTS: dict[str, dict[str | None, Label]] = {
 # Every option some ruleset takes: name -> allowed values (None: any positive whole number).
 # The engine keeps the shared ones in private tables; a ruleset takes those its constructor accepts.
 _ALL_OPTIONS: dict[str, tuple[Any, ...] | None] = {
-    **rulesets._PLATFORM_OPTIONS,
+    **rulesets.PLATFORM_OPTIONS,
     **{k: v for cls in RULESETS.values() for k, v in cls.extra_options.items()},
-    **rulesets._HOUSE_OPTIONS,
+    **rulesets.HOUSE_OPTIONS,
 }
 _GOAL_CEILING = 1 << 20  # no goal this high: the match ends some other way (candeias: after its rounds)
 
@@ -149,7 +149,7 @@ def _option(cls: type[Ruleset], name: str, values: tuple[Any, ...] | None,
             plain: dict[str, Any]) -> dict[str, Any] | None:
     """One option as offered by ``cls``, or None when it offers no choice there."""
     out: dict[str, Any] = {"name": name, "label": OPTION_LABELS.get(name, _l(name, name)),
-                           "house": name in rulesets._HOUSE_OPTIONS}
+                           "house": name in rulesets.HOUSE_OPTIONS}
     hints = HINTS.get(name, {})
     hint = hints.get(cls.name, hints.get(None))
     if hint:

@@ -16,14 +16,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.rules.rulesets.base import _HOUSE_OPTIONS as _HOUSE_OPTIONS
-from services.rules.rulesets.base import _PLATFORM_OPTIONS as _PLATFORM_OPTIONS
-from services.rules.rulesets.base import AUTOMATIC, CHALLENGE_MODE, NEXT_PLAYER, OptionError, Ruleset
+from services.rules.rulesets.base import (
+    AUTOMATIC,
+    CHALLENGE_MODE,
+    HOUSE_OPTIONS,
+    NEXT_PLAYER,
+    PLATFORM_OPTIONS,
+    OptionError,
+    Ruleset,
+)
 from services.rules.rulesets.colors import Colors108
 from services.rules.rulesets.french import Candeias, Classic32, Classic52, French
 
-__all__ = ["AUTOMATIC", "CHALLENGE_MODE", "NEXT_PLAYER", "RULESETS", "Candeias", "Classic32", "Classic52",
-           "Colors108", "French", "OptionError", "Ruleset", "make_ruleset"]
+__all__ = ["AUTOMATIC", "CHALLENGE_MODE", "HOUSE_OPTIONS", "NEXT_PLAYER", "PLATFORM_OPTIONS", "RULESETS", "Candeias",
+           "Classic32", "Classic52", "Colors108", "French", "OptionError", "Ruleset", "make_ruleset"]
 
 RULESETS: dict[str, type[Ruleset]] = {r.name: r for r in (Classic32, Classic52, Candeias, Colors108)}
 

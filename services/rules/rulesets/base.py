@@ -26,9 +26,9 @@ class OptionError(ValueError):
 AUTOMATIC, CHALLENGE_MODE, NEXT_PLAYER = "automatic", "challenge", "next_player"
 
 # Options every ruleset takes: name -> allowed values (None: any positive whole number)
-_PLATFORM_OPTIONS: dict[str, tuple[Any, ...] | None] = {"turn_seconds": None, "target_points": None}
+PLATFORM_OPTIONS: dict[str, tuple[Any, ...] | None] = {"turn_seconds": None, "target_points": None}
 # Options every French-suited ruleset takes
-_HOUSE_OPTIONS: dict[str, tuple[Any, ...] | None] = {
+HOUSE_OPTIONS: dict[str, tuple[Any, ...] | None] = {
     "seven_stacking": (True, False),
     "eight_bounce": (True, False),
     "nine_draws": (0, 3),
@@ -61,9 +61,9 @@ class Ruleset:
     defaults: ClassVar[dict[str, Any]] = {}
 
     def __init__(self, options: dict[str, Any]):
-        allowed = {**_PLATFORM_OPTIONS, **self.extra_options}
+        allowed = {**PLATFORM_OPTIONS, **self.extra_options}
         if self.family is FRENCH:
-            allowed.update(_HOUSE_OPTIONS)
+            allowed.update(HOUSE_OPTIONS)
         for key, value in options.items():
             if key not in allowed:
                 raise OptionError(f"{self.name} has no option {key!r}")
