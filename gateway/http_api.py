@@ -17,6 +17,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from gateway.identity import clean_name, identity_of, new_token
+from gateway.sessions import session_of
 from maumau.v1 import table_pb2
 from services.rules.catalog import catalog
 from services.rules.wire import option_to_pb
@@ -31,8 +32,8 @@ TABLES_KEY: web.AppKey[Repository[Table]] = web.AppKey("tables")
 
 
 def json_error(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> web.HTTPException:
-    cls = {400: web.HTTPBadRequest, 401: web.HTTPUnauthorized, 404: web.HTTPNotFound, 409: web.HTTPConflict,
-           429: web.HTTPTooManyRequests, 503: web.HTTPServiceUnavailable}[status]
+    cls = {400: web.HTTPBadRequest, 401: web.HTTPUnauthorized, 403: web.HTTPForbidden, 404: web.HTTPNotFound,
+           409: web.HTTPConflict, 429: web.HTTPTooManyRequests, 503: web.HTTPServiceUnavailable}[status]
     return cls(text=json.dumps({"error": {"code": code, "message": message}}), content_type="application/json",
                headers=headers)
 
@@ -51,13 +52,16 @@ def identity_or_401(token: str) -> str:
 
 
 def caller(request: web.Request) -> tuple[str, str]:
-    """(identity, name) of the request's device token, which only ever travels in a header."""
+    """(identity, name) of the request's account session, else of its device token (only ever in a header)."""
     if "token" in request.query:  # URLs end up in proxies' logs and browsers' histories
         raise json_error(401, "token_in_url", "send the token as Authorization: Bearer, never in the URL")
+    session = session_of(request)
+    if session is not None:
+        return session.identity, session.name
     return identity_or_401(bearer(request)), clean_name(unquote(request.headers.get("X-Player-Name", "")), "Jogador")
 
 
-async def _body(request: web.Request) -> dict[str, Any]:
+async def json_body(request: web.Request) -> dict[str, Any]:
     try:
         body = await request.json()
     except ValueError:
@@ -82,7 +86,7 @@ async def _command(request: web.Request, table_id: str, **command: Any) -> table
 
 
 async def post_session(request: web.Request) -> web.Response:
-    body = await _body(request)
+    body = await json_body(request)
     token = new_token()
     return web.json_response({"token": token, "identity": identity_of(token),
                               "name": clean_name(body.get("name"), "Jogador")})
@@ -91,12 +95,12 @@ async def post_session(request: web.Request) -> web.Response:
 async def patch_session(request: web.Request) -> web.Response:
     """A rename: names travel with every request, so this only checks the token and cleans the name."""
     identity, _ = caller(request)
-    body = await _body(request)
+    body = await json_body(request)
     return web.json_response({"identity": identity, "name": clean_name(body.get("name"), "Jogador")})
 
 
 async def create_table(request: web.Request) -> web.Response:
-    body = await _body(request)
+    body = await json_body(request)
     create = table_pb2.CreateTable(ruleset=str(body.get("ruleset", "")), watch=bool(body.get("watch", False)))
     seats_wanted = body.get("seats", 0)
     if not isinstance(seats_wanted, int) or isinstance(seats_wanted, bool):
@@ -124,14 +128,14 @@ async def get_table(request: web.Request) -> web.Response:
 
 
 async def join_table(request: web.Request) -> web.Response:
-    body = await _body(request)
+    body = await json_body(request)
     done = await _command(request, request.match_info["table_id"],
                           join=table_pb2.JoinTable(invitation=str(body.get("invitation", ""))))
     return web.json_response({"seat": done.seat})
 
 
 async def fill_bots(request: web.Request) -> web.Response:
-    body = await _body(request)
+    body = await json_body(request)
     await _command(request, request.match_info["table_id"],
                    fill_bots=table_pb2.FillBots(level=str(body.get("level", ""))))
     return web.json_response({"ok": True})

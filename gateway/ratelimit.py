@@ -14,7 +14,6 @@ True
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import ipaddress
 import logging
@@ -29,6 +28,7 @@ from nats.js.kv import KeyValue
 
 from gateway.http_api import NATS_KEY, bearer, json_error
 from gateway.identity import identity_of
+from gateway.sessions import session_of
 from services.runtime.settings import RateLimits, Settings
 
 log = logging.getLogger("maumau.gateway.ratelimit")
@@ -63,6 +63,7 @@ def client_address(request: web.Request, trusted_proxies: int) -> str:
 class Limiter:
     def __init__(self, kv: KeyValue) -> None:
         self.kv = kv
+        self.warned_at = -math.inf
 
     async def spend(self, key: str, limit: int) -> bool:
         """Count one request against ``key``; False (and nothing counted) when its limit is spent."""
@@ -85,13 +86,48 @@ class Limiter:
                 continue
         return False  # a counter this contended is being hammered
 
+    async def allowed(self, counters: list[tuple[str, int]]) -> bool:
+        """Count one request against each (key, limit); False when one is spent."""
+        try:
+            for key, limit in counters:
+                if not await self.spend(key, limit):
+                    return False
+        except (NatsError, OSError, TimeoutError) as e:
+            # Fail open: without the bucket nobody is limited, but the platform stays playable.
+            if time.monotonic() - self.warned_at > WINDOW:
+                self.warned_at = time.monotonic()
+                log.warning("rate limits not counted, the key-value bucket did not answer: %s", type(e).__name__)
+        return True
+
 
 LIMITER_KEY = web.AppKey("rate_limiter", Limiter)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
+async def enforce(request: web.Request, route: str, counters: list[tuple[str, str, int]]) -> None:
+    """Count the request against each (kind, subject, limit) of this minute; 429 when one is spent (0: no limit)."""
+    now = time.time()
+    window = int(now // WINDOW)
+    keys = [(subject_key(route, kind, subject, window), limit) for kind, subject, limit in counters if limit]
+    if keys and not await request.app[LIMITER_KEY].allowed(keys):
+        retry = max(1, math.ceil((window + 1) * WINDOW - now))
+        raise json_error(429, "too_many_requests", f"too many requests; try again in {retry} s",
+                         headers={"Retry-After": str(retry)})
+
+
+def _identity(request: web.Request) -> str:
+    """Who is counted: the account session's identity, else the device token's, else nobody (refused anyway)."""
+    session = session_of(request)
+    if session is not None:
+        return session.identity
+    try:
+        return identity_of(bearer(request))
+    except ValueError:
+        return ""
+
+
 def setup(app: web.Application, cfg: Settings) -> None:
-    """Limit the POSTs named in ``http_api.routes`` (after the NATS connection is set up)."""
+    """Limit the POSTs named in ``http_api.routes`` and ``accounts_api.routes`` (after NATS is set up)."""
     limits: RateLimits = cfg.rate_limits
     per_route = {  # route name: (per address, per identity)
         "new_session": (limits.sessions_per_address, 0),
@@ -99,8 +135,9 @@ def setup(app: web.Application, cfg: Settings) -> None:
         "join": (limits.joins_per_address, limits.joins_per_identity),  # and invitation guessing
         "bots": (limits.posts_per_address, limits.posts_per_identity),
         "start": (limits.posts_per_address, limits.posts_per_identity),
+        "new_account": (limits.accounts_per_address, 0),
+        "login": (limits.logins_per_address, 0),  # and per account, by the handler (accounts_api.login)
     }
-    warned_at = -math.inf
 
     async def limiter_ctx(app: web.Application) -> AsyncIterator[None]:
         js = app[NATS_KEY].jetstream(timeout=TIMEOUT)
@@ -108,38 +145,14 @@ def setup(app: web.Application, cfg: Settings) -> None:
                                                              replicas=cfg.stream_replicas))
         yield
 
-    async def allowed(limiter: Limiter, counters: list[tuple[str, int]]) -> bool:
-        nonlocal warned_at
-        try:
-            for key, limit in counters:
-                if not await limiter.spend(key, limit):
-                    return False
-        except (NatsError, OSError, TimeoutError) as e:
-            # Fail open: without the bucket nobody is limited, but the platform stays playable.
-            if time.monotonic() - warned_at > WINDOW:
-                warned_at = time.monotonic()
-                log.warning("rate limits not counted, the key-value bucket did not answer: %s", type(e).__name__)
-        return True
-
     @web.middleware
     async def rate_limit(request: web.Request, handler: Handler) -> web.StreamResponse:
-        per_address, per_identity = per_route.get(request.match_info.route.name or "", (0, 0))
-        if request.method != "POST" or not (per_address or per_identity):
-            return await handler(request)
-        now = time.time()
-        window = int(now // WINDOW)
         route = request.match_info.route.name or ""
-        counters = []
-        if per_address:
-            address = group(client_address(request, cfg.trusted_proxies))
-            counters.append((subject_key(route, "a", address, window), per_address))
-        if per_identity:
-            with contextlib.suppress(ValueError):  # no session: the handler refuses it, the address counted
-                counters.append((subject_key(route, "i", identity_of(bearer(request)), window), per_identity))
-        if not await allowed(request.app[LIMITER_KEY], counters):
-            retry = max(1, math.ceil((window + 1) * WINDOW - now))
-            raise json_error(429, "too_many_requests", f"too many requests; try again in {retry} s",
-                             headers={"Retry-After": str(retry)})
+        per_address, per_identity = per_route.get(route, (0, 0))
+        if request.method == "POST" and (per_address or per_identity):
+            identity = _identity(request) if per_identity else ""  # without one the handler refuses it
+            await enforce(request, route, [("a", group(client_address(request, cfg.trusted_proxies)), per_address),
+                                           ("i", identity, per_identity if identity else 0)])
         return await handler(request)
 
     app.cleanup_ctx.append(limiter_ctx)

@@ -10,11 +10,12 @@ from urllib.parse import urlsplit
 
 from aiohttp import web
 
-from gateway import headers, ratelimit
+from gateway import accounts_api, headers, ratelimit
 from gateway.feeds import Feeds, following
 from gateway.http_api import DB_KEY, NATS_KEY, TABLES_KEY, bearer, identity_or_401, routes
 from gateway.identity import clean_name
 from gateway.ratelimit import client_address, group
+from gateway.sessions import session_of
 from gateway.ws import Sockets, serve_socket
 from services.chat.store import ensure_stream as ensure_chat_stream
 from services.runtime import tracing
@@ -98,11 +99,14 @@ def redact_aiohttp_logs() -> None:
 async def websocket(request: web.Request) -> web.StreamResponse:
     if not _origin_ok(request):
         raise web.HTTPForbidden(text="origin not allowed")
-    # in the URL, since browsers cannot set a WebSocket's headers; kept out of the logs by REDACT
-    identity = identity_or_401(bearer(request) or request.query.get("token", ""))
-    name = request.query.get("name") or "Jogador"
+    session = session_of(request)  # an account's cookie, else a guest's token
+    if session is not None:
+        identity, name = session.identity, session.name
+    else:  # in the URL, since browsers cannot set a WebSocket's headers; kept out of the logs by REDACT
+        identity = identity_or_401(bearer(request) or request.query.get("token", ""))
+        name = clean_name(request.query.get("name"), "Jogador")
     address = group(client_address(request, request.app[PROXIES_KEY]))
-    return await serve_socket(request, identity, clean_name(name, "Jogador"), request.app[FEEDS_KEY],
+    return await serve_socket(request, identity, name, request.app[FEEDS_KEY],
                               request.app[NATS_KEY], request.app[SOCKETS_KEY], address)
 
 
@@ -154,6 +158,7 @@ def make_app(cfg: Settings, origins: frozenset[str]) -> web.Application:
 
     app.on_shutdown.append(close_sockets)
     app.cleanup_ctx.extend([nats_ctx, db_ctx])
+    accounts_api.setup(app, cfg, _origin_ok)  # its session middleware first: the rate limits count sessions
     ratelimit.setup(app, cfg)
     app.add_routes([*routes(), web.get("/ws", websocket), web.get("/healthz", healthz), web.get("/readyz", readyz),
                     web.get("/", index), web.get("/m/{table_id}", index), web.static("/static", STATIC)])

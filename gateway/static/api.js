@@ -1,6 +1,7 @@
 // The gateway's protocol (docs/protocol.md): the HTTP API and the tab's one WebSocket.
-// The session (device token + name) lives in localStorage; the last seq and picture of each
-// table in memory and sessionStorage, so a reload resumes with `since`.
+// A guest's session (device token + name) lives in localStorage, an account's in an HttpOnly
+// cookie; the last seq and picture of each table in memory and sessionStorage, so a reload
+// resumes with `since`.
 
 const TOKEN_KEY = 'mm.token';
 const NAME_KEY = 'mm.name';
@@ -45,7 +46,10 @@ async function http(method, path, body) {
   }
   let res;
   try {
-    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    // the account's session cookie (HttpOnly) goes with every call; a guest's token goes in the header
+    res = await fetch(path, {
+      method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body),
+    });
   } catch (e) {
     throw new ApiError(0, 'network', String(e));
   }

@@ -16,6 +16,7 @@ BOT_THINK_SECONDS = 1.2  # a natural pause before a bot acts, so people can foll
 BOT_BUDGET_MS = 100.0  # the strongest bot's search time per move
 CHAT_MAX_CHARS = 300
 CHAT_RATE = "5/10"  # lines a player may write per seconds, at one table (per replica)
+SESSION_SECONDS = 30 * 24 * 3600.0  # an account session lasts this long from its sign-in
 
 
 def parse_rate(value: str) -> tuple[int, float]:
@@ -57,6 +58,9 @@ class RateLimits:
     joins_per_identity: int = 60
     posts_per_address: int = 1200
     posts_per_identity: int = 300
+    accounts_per_address: int = 30  # registrations (a name taken tells that it exists: few tries)
+    logins_per_address: int = 60
+    logins_per_account: int = 10  # per name tried, known or not: password guessing
 
     @classmethod
     def from_env(cls) -> RateLimits:
