@@ -9,6 +9,7 @@ from typing import Any, Protocol, TypeVar
 
 import nats
 from nats.aio.client import Client as NATS
+from nats.js import JetStreamContext
 
 
 class Runs(Protocol):
@@ -30,3 +31,22 @@ async def running(nats_url: str, make: Callable[[NATS], S]) -> AsyncIterator[S]:
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
         await nc.close()
+
+
+class Projecting(Runs, Protocol):
+    async def caught_up(self) -> int: ...
+
+
+async def project_to_end(projector: Projecting, js: JetStreamContext, stream: str) -> None:
+    """Run ``projector`` until its projection has reached what ``stream`` holds now."""
+    task = asyncio.create_task(projector.run())
+    last = (await js.stream_info(stream)).state.last_seq
+    try:
+        for _ in range(200):
+            if await projector.caught_up() >= last:
+                return
+            await asyncio.sleep(0.05)
+        raise AssertionError(f"the projector of {stream} did not catch up")
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)

@@ -3,7 +3,6 @@ skipped when replayed, rebuilt whole after its tables are dropped."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from sqlalchemy import select
@@ -15,6 +14,7 @@ from services.accounts.projector import AccountsProjector
 from services.accounts.store import STREAM
 from services.table.projector import reset
 from tests.accounts.harness import Accounts, accounts_service
+from tests.service_task import project_to_end
 from tests.table.test_projections import database  # noqa: F401  (the fixture: SQLite, and PostgreSQL when given)
 
 
@@ -24,18 +24,7 @@ async def _rows(db: AsyncEngine) -> list[tuple[Any, ...]]:
 
 
 async def _project_all(s: Accounts, db: AsyncEngine) -> None:
-    projector = AccountsProjector(s.nc.jetstream(), db)
-    task = asyncio.create_task(projector.run(linger=0))
-    last = (await s.nc.jetstream().stream_info(STREAM)).state.last_seq
-    try:
-        for _ in range(200):
-            if await projector.caught_up() >= last:
-                return
-            await asyncio.sleep(0.05)
-        raise AssertionError("the accounts projector did not catch up")
-    finally:
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
+    await project_to_end(AccountsProjector(s.nc.jetstream(), db), s.nc.jetstream(), STREAM)
 
 
 async def test_the_projection_follows_the_stream_and_is_rebuilt_after_a_drop(

@@ -27,6 +27,7 @@ from services.table.projections import (
     results,
 )
 from services.table.projector import Projector, reset
+from tests.service_task import project_to_end
 from tests.table.harness import Platform, platform
 
 DATABASES = ["sqlite"] + (["postgresql"] if os.environ.get("MAUMAU_TEST_DATABASE_URL") else [])
@@ -55,18 +56,7 @@ async def _dump(db: AsyncEngine) -> dict[str, list[Any]]:
 
 
 async def _project_all(p: Platform, db: AsyncEngine) -> None:
-    projector = Projector(p.client.jetstream(), db)
-    task = asyncio.create_task(projector.run())
-    info = await p.client.jetstream().stream_info("TABLES")
-    try:
-        for _ in range(200):
-            if await projector.caught_up() >= info.state.last_seq:
-                return
-            await asyncio.sleep(0.05)
-        raise AssertionError("the projector did not catch up")
-    finally:
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
+    await project_to_end(Projector(p.client.jetstream(), db), p.client.jetstream(), "TABLES")
 
 
 async def _finished_match(p: Platform) -> str:
