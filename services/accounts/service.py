@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import ClassVar, ParamSpec, TypeVar
 
@@ -53,30 +53,30 @@ class AccountsService(CommandService[accounts_pb2.AccountCommand, accounts_pb2.A
         return f"accounts {what}", {"maumau.account_id": cmd.table_id, "maumau.command": what}
 
     async def decide(self, cmd: accounts_pb2.AccountCommand) -> accounts_pb2.AccountReply:
-        a = await self.store.load(cmd.table_id)
-        what = cmd.WhichOneof("body")
-        if what == "authenticate":
-            if not await self._argon2(passwords.verify, a.password_hash, cmd.authenticate.password):
-                raise Refused("bad_credentials", "the name or the password is not right")
-            return accounts_pb2.AccountReply(account=a.view())
-        if what == "register":
-            await self._store(cmd, a, await self._register(a, cmd.register))
-        elif what == "rename":
-            await self._rename(cmd, a, cmd.rename.name)
-        elif what == "choose_avatar":
-            await self._store(cmd, a, domain.choose_avatar(a, cmd.choose_avatar.avatar, now=self.clock()))
-        elif what == "change_password":
-            await self._store(cmd, a, await self._change_password(a, cmd.change_password))
-        else:
+        handler = self._requests().get(cmd.WhichOneof("body") or "")
+        if handler is None:
             raise Refused("bad_request", "the request names nothing to do")
+        a = await self.store.load(cmd.table_id)
+        await handler(cmd, a)
         return accounts_pb2.AccountReply(account=a.view())
+
+    def _requests(self) -> dict[str, Callable[[accounts_pb2.AccountCommand, Account], Awaitable[None]]]:
+        """One handler per kind of request: each stores what it decides and folds it into the account."""
+        return {"authenticate": self._authenticate, "register": self._register, "rename": self._rename,
+                "choose_avatar": self._choose_avatar, "change_password": self._change_password}
 
     async def _argon2(self, work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Hash or verify in a worker thread (the loop keeps answering), a few at a time."""
         async with self.hashing:
             return await asyncio.to_thread(work, *args, **kwargs)
 
-    async def _register(self, a: Account, r: accounts_pb2.Register) -> Events:
+    async def _authenticate(self, cmd: accounts_pb2.AccountCommand, a: Account) -> None:
+        """Nothing stored: the password is right, or the same refusal whether or not the account exists."""
+        if not await self._argon2(passwords.verify, a.password_hash, cmd.authenticate.password):
+            raise Refused("bad_credentials", "the name or the password is not right")
+
+    async def _register(self, cmd: accounts_pb2.AccountCommand, a: Account) -> None:
+        r = cmd.register
         hashed = await self._argon2(passwords.hash_password, passwords.check(r.password))
         events = domain.register(a, r.name, hashed, r.guest, now=self.clock())
         if r.guest and not await self.store.claim(guest_key(r.guest), a.account_id):
@@ -85,21 +85,26 @@ class AccountsService(CommandService[accounts_pb2.AccountCommand, accounts_pb2.A
             if r.guest:
                 await self.store.release(guest_key(r.guest), a.account_id)
             raise Refused("name_taken", "someone has this name already")
-        return events
+        await self._store(cmd, a, events)
 
-    async def _rename(self, cmd: accounts_pb2.AccountCommand, a: Account, name: str) -> None:
-        old = a.name
-        events = domain.rename(a, name, now=self.clock())
-        if name_key(name) != name_key(old) and not await self.store.claim(name_key(name), a.account_id):
+    async def _rename(self, cmd: accounts_pb2.AccountCommand, a: Account) -> None:
+        """The new name is claimed before the event is stored, the old one released after."""
+        old, new = name_key(a.name), name_key(cmd.rename.name)
+        events = domain.rename(a, cmd.rename.name, now=self.clock())
+        if new != old and not await self.store.claim(new, a.account_id):
             raise Refused("name_taken", "someone has this name already")
         await self._store(cmd, a, events)
-        if name_key(name) != name_key(old):
-            await self.store.release(name_key(old), a.account_id)
+        if new != old:
+            await self.store.release(old, a.account_id)
 
-    async def _change_password(self, a: Account, c: accounts_pb2.ChangePassword) -> Events:
+    async def _choose_avatar(self, cmd: accounts_pb2.AccountCommand, a: Account) -> None:
+        await self._store(cmd, a, domain.choose_avatar(a, cmd.choose_avatar.avatar, now=self.clock()))
+
+    async def _change_password(self, cmd: accounts_pb2.AccountCommand, a: Account) -> None:
+        c = cmd.change_password
         right = await self._argon2(passwords.verify, domain.existing(a).password_hash, c.old_password)
         hashed = await self._argon2(passwords.hash_password, passwords.check(c.new_password))
-        return domain.change_password(a, right, hashed, now=self.clock())
+        await self._store(cmd, a, domain.change_password(a, right, hashed, now=self.clock()))
 
     async def _store(self, cmd: accounts_pb2.AccountCommand, a: Account, events: Events) -> None:
         """Append the events (a re-sent command is stored once) and fold them into ``a``."""
