@@ -193,6 +193,21 @@ async def test_a_guest_converted_keeps_its_seat_and_plays_by_cookie(nats_url: st
     assert state["table_info"]["my_seat"] == 0 and state["table_info"]["players"][0]["name"] == "Iris"
 
 
+async def test_a_socket_with_an_ended_session_is_refused(nats_url: str, tmp_path: Path) -> None:
+    async with platform(nats_url, tmp_path) as g:
+        session = await register(g, "Kaio")
+        url, headers = g.urls[0].replace("http", "ws", 1) + "/ws", {"Cookie": f"{COOKIE}={session}"}
+        ws = await g.http.ws_connect(url, headers=headers)
+        await ws.send_json({"type": "hello", "v": 1})
+        welcome = await _frame(ws, "welcome")
+        await ws.close()
+        await call(g, "POST", "/api/logout", session=session)
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await g.http.ws_connect(url, headers=headers)
+    assert welcome["name"] == "Kaio" and welcome["identity"].startswith("a-")
+    assert refused.value.status == 401
+
+
 async def _frame(ws: aiohttp.ClientWebSocketResponse, kind: str) -> dict[str, Any]:
     while True:
         frame = json.loads((await asyncio.wait_for(ws.receive(), 10)).data)
