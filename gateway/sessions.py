@@ -3,8 +3,8 @@
 The bucket's TTL is a session's life: an entry not written again for ``SESSION_SECONDS`` is
 gone, and with it the session. Keys hold a truncated SHA-256 of the session id, never the id:
 keys are NATS subjects, which the server may log, and whoever reads the bucket cannot take
-over a session. Each session has a second, empty key under its account
-(``a.<account>.<hash>`` beside ``s.<hash>``), so that signing out everywhere finds every session of the account
+over a session. Each session (``s.<hash>``) has a second, empty key under its account
+(``a.<account>.<hash>``), so that signing out everywhere finds every session of the account
 with one filtered read instead of a scan of all sessions.
 
 >>> len(new_id()) >= 43 and new_id() != new_id()
