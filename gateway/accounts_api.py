@@ -36,7 +36,7 @@ PER_ACCOUNT_KEY = web.AppKey("logins_per_account", int)
 ORIGIN_OK_KEY: web.AppKey[Callable[[web.Request], bool]] = web.AppKey("origin_ok")
 SAFE = ("GET", "HEAD", "OPTIONS")
 UNREACHABLE = (NatsError, OSError, TimeoutError)
-STATUS = {"bad_credentials": 401, "no_account": 404, "name_taken": 409, "guest_taken": 409,
+STATUS = {"bad_credentials": 401, "no_account": 401, "name_taken": 409, "guest_taken": 409,
           "already_registered": 409, "unavailable": 503}  # any other refusal: 400
 
 
