@@ -29,6 +29,7 @@ class Seating:
     identities: list[str] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
     seq: int = 0
+    head: bytes | None = None  # the repository's: the last batch's SHA-256 (unused here)
 
     def seat_of(self, identity: str) -> int:
         return self.identities.index(identity) if identity in self.identities else -1

@@ -16,6 +16,7 @@ BOT_THINK_SECONDS = 1.2  # a natural pause before a bot acts, so people can foll
 BOT_BUDGET_MS = 100.0  # the strongest bot's search time per move
 CHAT_MAX_CHARS = 300
 CHAT_RATE = "5/10"  # lines a player may write per seconds, at one table (per replica)
+SIGNING_KEY = ".data/signing-key.pem"  # the platform's Ed25519 key, which signs exports (services/runtime/signing.py)
 SESSION_SECONDS = 30 * 24 * 3600.0  # an account session lasts this long from its sign-in
 
 
@@ -102,6 +103,7 @@ class Settings:
     trusted_proxies: int = 0  # reverse proxies in front of the gateway, each appending to X-Forwarded-For
     rate_limits: RateLimits = field(default_factory=RateLimits)
     socket_limits: SocketLimits = field(default_factory=SocketLimits)
+    signing_key: str = SIGNING_KEY  # MAUMAU_SIGNING_KEY: a file path
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -123,4 +125,5 @@ class Settings:
             trusted_proxies=int(os.environ.get("MAUMAU_TRUSTED_PROXIES", "0")),
             rate_limits=RateLimits.from_env(),
             socket_limits=SocketLimits.from_env(),
+            signing_key=os.environ.get("MAUMAU_SIGNING_KEY") or SIGNING_KEY,
         )

@@ -67,6 +67,7 @@ class Table:
     absent_seat: int = -1  # the player on turn whose absence was noticed (the others may end the match)
     rematch_closed: bool = False
     seq: int = 0
+    head: bytes | None = None  # the SHA-256 of the last stored batch folded in, when its bytes were read
     commands: OrderedDict[str, int] = field(default_factory=OrderedDict)
 
     def seat_of(self, identity: str) -> int:

@@ -26,6 +26,7 @@ from services.table.store import EventStore, Stored
 class Aggregate(Protocol):
     table_id: str
     seq: int  # the last stream sequence folded in
+    head: bytes | None  # the SHA-256 of the last batch folded in (None: none yet, or its bytes were not at hand)
 
 
 A = TypeVar("A", bound=Aggregate)
@@ -71,6 +72,7 @@ class Repository(Generic[A]):
         """Fold one stored batch into ``a``."""
         for ev in stored.batch.events:
             self.fold(a, stored.seq, ev)
+        a.head = stored.digest
 
     async def history(self, table_id: str, until: int) -> AsyncIterator[tuple[A, Stored]]:
         """Every batch up to ``until``, each with the table as it was right after it (one aggregate, moving on)."""

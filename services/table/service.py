@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from maumau.v1 import events_pb2, table_pb2
+from services.rules.version import ENGINE_VERSION
 from services.runtime import tracing
 from services.runtime.commands import CommandService
 from services.runtime.refusals import Refused
@@ -23,7 +24,7 @@ from services.runtime.settings import ABSENCE_SECONDS, EXPIRY_SECONDS, REMATCH_S
 from services.table.domain import Context, Rules, Table, decide
 from services.table.repository import tables
 from services.table.rules_client import RulesUnavailable
-from services.table.store import Conflict, EventStore, Stored
+from services.table.store import GENESIS, Conflict, EventStore
 
 
 @dataclass
@@ -84,9 +85,12 @@ class TableService(CommandService[table_pb2.TableCommand, table_pb2.CommandReply
                 continue
             if not events:
                 return _done(t, cmd, [])
-            batch = events_pb2.EventBatch(events=events)
+            # chained to the table's last batch as decided on: a conflict folds the newer one and chains anew
+            batch = events_pb2.EventBatch(events=events, previous=_previous(t), previous_seq=t.seq,
+                                          engine_version=ENGINE_VERSION)
             try:
-                seq, duplicate = await self.store.append(cmd.table_id, batch, t.seq, cmd.command_id, tracing.inject())
+                stored, duplicate = await self.store.append(cmd.table_id, batch, t.seq, cmd.command_id,
+                                                            tracing.inject())
             except Conflict:
                 self.stats["conflicts"] += 1
                 await self.tables.fast_forward(t)
@@ -95,11 +99,19 @@ class TableService(CommandService[table_pb2.TableCommand, table_pb2.CommandReply
             if duplicate:
                 self.stats["duplicates"] += 1
                 await self.tables.fast_forward(t)
-                return _done(t, cmd, [seq])
-            self.tables.apply(t, Stored(seq, batch))
+                return _done(t, cmd, [stored.seq])
+            self.tables.apply(t, stored)
             self.stats["accepted"] += 1
-            return _done(t, cmd, [seq])
+            return _done(t, cmd, [stored.seq])
         raise Refused("conflict_retry_exhausted", "the table kept changing; try again")
+
+
+def _previous(t: Table) -> bytes:
+    """What the table's next batch chains to: its last batch's bytes, as this replica read or stored them."""
+    if t.seq == 0:
+        return GENESIS
+    assert t.head is not None, "the table service folds only batches whose bytes it read or stored"
+    return t.head
 
 
 def _done(t: Table, cmd: table_pb2.TableCommand, seqs: list[int]) -> table_pb2.CommandReply:

@@ -8,6 +8,7 @@ re-sent command is stored once; the same id sent to another table is another com
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 from nats.js import JetStreamContext
@@ -21,8 +22,7 @@ from services.runtime.direct import read_subject
 STREAM = "TABLES"
 SUBJECTS = subjects.TABLE_EVENTS
 WRONG_LAST_SEQUENCE = 10071
-
-
+GENESIS = bytes(32)  # what a table's first batch names as its previous one
 
 
 def duplicate_id(table_id: str, command_id: str) -> str:
@@ -52,6 +52,16 @@ class Conflict(Exception):
 class Stored:
     seq: int
     batch: events_pb2.EventBatch
+    data: bytes | None = None  # the exact bytes stored, when the reader has them: what the next batch chains to
+
+    @property
+    def digest(self) -> bytes | None:
+        """The SHA-256 the table's next batch names as its ``previous`` (None: the bytes were not read)."""
+        return None if self.data is None else hashlib.sha256(self.data).digest()
+
+    @classmethod
+    def decode(cls, seq: int, data: bytes) -> Stored:
+        return cls(seq, events_pb2.EventBatch.FromString(data), data)
 
 
 class EventStore:
@@ -71,20 +81,23 @@ class EventStore:
             await self.js.update_stream(config)
 
     async def append(self, table_id: str, batch: events_pb2.EventBatch, expected: int, command_id: str,
-                     headers: dict[str, str] | None = None) -> tuple[int, bool]:
-        """Store ``batch`` if the table's last sequence is ``expected``; returns (sequence, was a duplicate)."""
+                     headers: dict[str, str] | None = None) -> tuple[Stored, bool]:
+        """Store ``batch`` if the table's last sequence is ``expected``; returns (what was stored, was a duplicate).
+
+        A duplicate was stored before, at the sequence returned: not necessarily as these bytes.
+        """
+        data = batch.SerializeToString()
         h = {"Nats-Expected-Last-Subject-Sequence": str(expected), "Nats-Msg-Id": duplicate_id(table_id, command_id),
              **(headers or {})}
         try:
-            ack = await self.js.publish(subjects.table_events(table_id), batch.SerializeToString(), stream=STREAM,
-                                        headers=h)
+            ack = await self.js.publish(subjects.table_events(table_id), data, stream=STREAM, headers=h)
         except BadRequestError as e:
             if e.err_code == WRONG_LAST_SEQUENCE:
                 raise Conflict(str(e)) from None
             raise
-        return ack.seq, bool(ack.duplicate)
+        return Stored(ack.seq, batch, data), bool(ack.duplicate)
 
     async def read(self, table_id: str, after: int = 0, until: int | None = None) -> list[Stored]:
         """Every batch of the table stored after sequence ``after`` (up to ``until``), in order."""
-        return [Stored(m.seq, events_pb2.EventBatch.FromString(m.data))
+        return [Stored.decode(m.seq, m.data)
                 for m in await read_subject(self.js, STREAM, subjects.table_events(table_id), after, until)]

@@ -20,7 +20,7 @@ async def test_a_long_table_is_read_whole_in_order_past_other_tables_messages(na
         last = {"long": 0, "other": 0}
         for n in range(700):
             for table_id in ("long", "other") if n % 3 == 0 else ("long",):
-                last[table_id], _ = await store.append(table_id, _batch(n), last[table_id], f"c{n}")
+                last[table_id] = (await store.append(table_id, _batch(n), last[table_id], f"c{n}"))[0].seq
         stored = await store.read("long")
     finally:
         await nc.close()
@@ -35,7 +35,7 @@ async def test_a_read_starts_after_a_sequence_and_stops_at_another(nats_url: str
     try:
         seqs = [0]
         for n in range(600):
-            seqs.append((await store.append("t", _batch(n), seqs[-1], f"c{n}"))[0])
+            seqs.append((await store.append("t", _batch(n), seqs[-1], f"c{n}"))[0].seq)
         middle = await store.read("t", after=seqs[100], until=seqs[500])
         unknown = await store.read("nobody")
     finally:

@@ -1,0 +1,166 @@
+"""A table's record checked from its first batch: the chain, the engine, every decision and every deal.
+
+Pure over a list of stored batches (from the stream, or from an export: ``export.py``):
+``verify`` folds the table again batch by batch, as the repository does, and before each
+batch is folded asks whether it holds:
+
+* the chain: it names the exact bytes of the batch before it (``previous``) and that
+  batch's sequence (``previous_seq``); the first names ``GENESIS`` and 0;
+* its engine version is one this engine reproduces (``services/rules/version.py``);
+* every action it records is one the rules engine, given the state before it, accepts, and
+  the engine's events for it (draws, reshuffles, the round's end and scores) are the
+  recorded ones, compared in the protocol's wire form;
+* every deal is the one its seed produces, numbered as the table's next, and the seed
+  matches the deal's commitment (docs/shuffle.md).
+
+The engine decides; nothing here knows a rule. Events about the table's life (joins,
+starts, rematches) are folded, not re-decided: they follow from commands, which the record
+does not hold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from google.protobuf.message import Message
+
+from maumau.v1 import events_pb2
+from services.rules.decider import deal, decide
+from services.rules.errors import RuleError
+from services.rules.shuffle import verify_commitment
+from services.rules.version import REPRODUCED
+from services.rules.wire import SCHEMA_VERSION, action_from_pb, event_to_pb
+from services.table.domain import Status, Table, evolve
+from services.table.store import GENESIS, Stored
+
+
+@dataclass(frozen=True)
+class Verdict:
+    batches: int  # checked and found good
+    events: int  # in those batches
+    bad: int | None = None  # the position of the first bad record (the number of records: the export's end)
+    where: str = ""  # how to name it: "seq N", "line N", "end"
+    why: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.bad is None
+
+    def __str__(self) -> str:
+        return f"ok: {self.batches} batches verified" if self.ok else f"{self.where}: {self.why}"
+
+
+class Bad(Exception):
+    """A record that does not hold; ``earlier``: the record before it is the one to blame."""
+
+    def __init__(self, why: str, earlier: bool = False):
+        super().__init__(why)
+        self.earlier = earlier
+
+
+def verify(table_id: str, records: Sequence[Stored]) -> Verdict:
+    """Every record of the table from its first, in order; the first that does not hold ends the check."""
+    t = Table(table_id)
+    previous, previous_seq, events = GENESIS, 0, 0
+    for i, stored in enumerate(records):
+        try:
+            _chained(stored, previous, previous_seq)
+            _decided(t, stored)
+        except Bad as b:
+            at = i - 1 if b.earlier else i
+            return Verdict(at, events - (len(records[at].batch.events) if b.earlier else 0), at,
+                           f"seq {records[at].seq}", str(b))
+        previous, previous_seq = stored.digest or GENESIS, stored.seq
+        events += len(stored.batch.events)
+    return Verdict(len(records), events)
+
+
+def _chained(stored: Stored, previous: bytes, previous_seq: int) -> None:
+    b = stored.batch
+    if not b.previous:
+        raise Bad("unchained: stored before batches named the one before them")
+    if b.previous != previous:
+        raise Bad("does not follow the record before it (its previous hash differs)")
+    if b.previous_seq != previous_seq:  # this one follows the bytes before it: that record's sequence is wrong
+        raise Bad(f"the next record follows seq {b.previous_seq}", earlier=True)
+    if stored.seq <= previous_seq:
+        raise Bad(f"comes after seq {previous_seq} in the stream")
+    if b.engine_version not in REPRODUCED:
+        raise Bad(f"decided by engine version {b.engine_version!r}, which this engine does not reproduce")
+
+
+def _decided(t: Table, stored: Stored) -> None:
+    """Check each event against the engine, folding the table as it goes."""
+    events = stored.batch.events
+    i = 0
+    while i < len(events):
+        ev = events[i]
+        if ev.table_id != t.table_id or ev.schema_version > SCHEMA_VERSION:
+            raise Bad(f"event {i} is of table {ev.table_id!r}, schema {ev.schema_version}")
+        body = ev.WhichOneof("body")
+        try:
+            if body == "action_taken":
+                n = _action(t, events, i)
+            elif body == "round_dealt":
+                n = _deal(t, ev.round_dealt)
+            elif body == "round_ended":
+                raise Bad("a round's end that no action brought")
+            else:
+                n = 1
+            for e in events[i:i + n]:
+                evolve(t, stored.seq, e)
+        except Bad:
+            raise
+        except Exception as e:  # a record may be anything: what cannot be folded is bad, not a crash
+            raise Bad(f"event {i} cannot be folded: {type(e).__name__}: {e}") from None
+        i += n
+
+
+def _action(t: Table, events: Sequence[events_pb2.Event], i: int) -> int:
+    """How many of the events from ``i`` the recorded action makes, once the engine agrees with each."""
+    if t.match is None or t.status != Status.PLAYING:
+        raise Bad("an action while no match is being played")
+    family = t.match.rs.family
+    recorded = events[i].action_taken.action
+    try:
+        decided = decide(t.match, action_from_pb(recorded, family))
+    except RuleError as e:
+        raise Bad(f"the engine refuses {recorded.do} by seat {recorded.seat}: {e.code} ({e})") from None
+    for k, event in enumerate(decided):
+        want = event_to_pb(event, family)
+        body = want.WhichOneof("body") or ""
+        got = events[i + k] if i + k < len(events) else events_pb2.Event()
+        if got.WhichOneof("body") != body:
+            raise Bad(f"the engine's {body} is not in the record")
+        _same(body, getattr(want, body), getattr(got, body))
+    return len(decided)
+
+
+def _deal(t: Table, recorded: events_pb2.RoundDealt) -> int:
+    if t.match is None or not t.match.round_over:
+        raise Bad("a deal while a round is being played, or no match")
+    if recorded.round_no != t.round_no:
+        raise Bad(f"deal number {recorded.round_no}, the table's next is {t.round_no}")
+    if not verify_commitment(t.table_id, recorded.round_no, recorded.seed, recorded.commitment):
+        raise Bad(f"round {recorded.round_no}: the seed does not match the deal's commitment")
+    dealt = deal(t.match, recorded.seed, t.table_id, recorded.round_no)
+    _same("round_dealt", event_to_pb(dealt, t.match.rs.family).round_dealt, recorded)
+    return 1
+
+
+def _same(what: str, want: Message, got: Message) -> None:
+    """Raise ``Bad`` naming the first field where the record differs from the engine."""
+    if want == got:
+        return
+    for f in want.DESCRIPTOR.fields:
+        w, g = getattr(want, f.name), getattr(got, f.name)
+        if w != g:
+            raise Bad(f"{what}.{f.name} is {_short(g)} in the record, {_short(w)} by the engine")
+    raise Bad(f"{what} differs from the engine's")  # unknown fields: not of this schema
+
+
+def _short(value: object) -> str:
+    text = str(list(value) if isinstance(value, Iterable) and not isinstance(value, str | bytes | Message)
+               else value).replace("\n", " ")
+    return text if len(text) <= 60 else text[:57] + "..."
