@@ -38,7 +38,7 @@ from services.table.projections import directory, engine
 from services.table.store import EventStore
 from services.up import Child, running_platform
 
-KILLED = ("nats", "rules", "table", "chat", "proj", "clock", "bots", "gateway")
+KILLED = ("nats", "rules", "table", "chat", "accts", "proj", "clock", "bots", "gateway")
 FREEZE = "nats-stop"
 RECOVERY_SECONDS = 60.0
 EVERY = (3.0, 8.0)
