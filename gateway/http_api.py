@@ -6,6 +6,7 @@ import functools
 import hashlib
 import json
 import uuid
+from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
@@ -21,6 +22,7 @@ from gateway.sessions import session_of
 from maumau.v1 import table_pb2
 from services.rules.catalog import catalog
 from services.rules.wire import option_to_pb
+from services.runtime.signing import load_key, public_pem
 from services.table.client import send
 from services.table.domain import Status, Table
 from services.table.projections import directory, seats
@@ -29,6 +31,7 @@ from services.table.repository import Repository
 NATS_KEY = web.AppKey("nats", NATS)
 DB_KEY = web.AppKey("db", AsyncEngine)
 TABLES_KEY: web.AppKey[Repository[Table]] = web.AppKey("tables")
+SIGNING_KEY = web.AppKey("signing_key", str)  # the path of the key that signs exports
 
 
 def json_error(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> web.HTTPException:
@@ -177,6 +180,20 @@ async def get_rulesets(request: web.Request) -> web.Response:
     return web.Response(body=body, content_type="application/json", charset="utf-8", headers=headers)
 
 
+@functools.cache
+def _public_pem(path: str) -> bytes:
+    return public_pem(load_key(Path(path)))
+
+
+async def get_signing_key(request: web.Request) -> web.Response:
+    """The public half of the key that signs exports (``maumau export``): ``maumau verify --public-key``."""
+    try:
+        pem = _public_pem(request.app[SIGNING_KEY])
+    except (OSError, ValueError):
+        raise json_error(404, "no_signing_key", "this platform has no signing key") from None
+    return web.Response(body=pem, content_type="application/x-pem-file")
+
+
 def routes() -> list[web.RouteDef]:
     return [
         # the names of the POSTs are their rate limits' (gateway/ratelimit.py)
@@ -189,4 +206,5 @@ def routes() -> list[web.RouteDef]:
         web.post("/api/tables/{table_id}/start", start, name="start"),
         web.get("/api/my-tables", my_tables),
         web.get("/api/rulesets", get_rulesets),
+        web.get("/api/signing-key", get_signing_key),
     ]

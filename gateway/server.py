@@ -12,7 +12,7 @@ from aiohttp import web
 
 from gateway import accounts_api, headers, ratelimit
 from gateway.feeds import Feeds, following
-from gateway.http_api import DB_KEY, NATS_KEY, TABLES_KEY, bearer, identity_or_401, routes
+from gateway.http_api import DB_KEY, NATS_KEY, SIGNING_KEY, TABLES_KEY, bearer, identity_or_401, routes
 from gateway.identity import clean_name
 from gateway.ratelimit import client_address, group
 from gateway.sessions import session_of
@@ -130,6 +130,7 @@ def make_app(cfg: Settings, origins: frozenset[str]) -> web.Application:
     app[SOCKETS_KEY] = Sockets(cfg.socket_limits)
     app[PROXIES_KEY] = cfg.trusted_proxies
     app[ORIGINS_KEY] = origins
+    app[SIGNING_KEY] = cfg.signing_key
     headers.install(app, origins)
 
     async def nats_ctx(app: web.Application) -> AsyncIterator[None]:

@@ -145,6 +145,84 @@ def _bench_table(args: argparse.Namespace) -> int:
     return 0
 
 
+def _nats_url(args: argparse.Namespace) -> str:
+    from services.runtime.settings import Settings
+
+    return str(args.nats_url or Settings.from_env().nats_url)
+
+
+def _verify(args: argparse.Namespace) -> int:
+    import asyncio
+    from pathlib import Path
+
+    from services.table import records
+
+    if args.file is not None:
+        return records.verify_file(Path(args.file), Path(args.public_key) if args.public_key else None,
+                                   sys.stdout)
+    if args.table_id is None:
+        print("maumau verify: name a table, or an export with --file", file=sys.stderr)
+        return 2
+    return asyncio.run(records.verify_table(_nats_url(args), args.table_id, sys.stdout))
+
+
+def _export(args: argparse.Namespace) -> int:
+    import asyncio
+    from pathlib import Path
+
+    from services.runtime.settings import Settings
+    from services.table import records
+
+    key = Path(Settings.from_env().signing_key)
+    if args.output == "-":
+        return asyncio.run(records.export_table(_nats_url(args), args.table_id, key, sys.stdout.buffer))
+    with open(args.output, "wb") as out:
+        return asyncio.run(records.export_table(_nats_url(args), args.table_id, key, out))
+
+
+def _replay(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from services.table import records, replay
+
+    viewer = replay.FULL if args.full else args.seat
+    return asyncio.run(records.replay_table(_nats_url(args), args.table_id, viewer, args.until, args.json,
+                                            sys.stdout))
+
+
+def _bench_replay(args: argparse.Namespace) -> int:
+    from services.table.replay_bench import run as bench
+
+    print(run(bench(args.tables, args.events, args.seed)))
+    return 0
+
+
+def _record_commands(sub: Any) -> None:
+    """verify, export and replay: a table's record (docs/record.md)."""
+    nats_help = "the platform's NATS (default: NATS_URL)"
+    ver = sub.add_parser("verify", help="check a table's record: its chain, and every decision and deal by the engine")
+    ver.add_argument("table_id", nargs="?", help="a table of the running platform")
+    ver.add_argument("--file", help="an export (maumau export) instead")
+    ver.add_argument("--public-key", help="the platform's public key (PEM, GET /api/signing-key): checks the "
+                     "export's signature")
+    ver.add_argument("--nats-url", default=None, help=nats_help)
+    ver.set_defaults(func=_verify)
+    exp = sub.add_parser("export", help="a table's whole record as JSON lines, signed with the platform's key")
+    exp.add_argument("table_id")
+    exp.add_argument("-o", "--output", default="-", help="the file to write (default: standard output)")
+    exp.add_argument("--nats-url", default=None, help=nats_help)
+    exp.set_defaults(func=_export)
+    rep = sub.add_parser("replay", help="a table's history step by step")
+    rep.add_argument("table_id")
+    who = rep.add_mutually_exclusive_group()
+    who.add_argument("--seat", type=int, default=None, help="as this seat saw it (default: as a spectator)")
+    who.add_argument("--full", action="store_true", help="everything the record says: every hand, every draw")
+    rep.add_argument("--until", type=int, default=None, help="up to this stream sequence")
+    rep.add_argument("--json", action="store_true", help="one JSON line per batch instead of words")
+    rep.add_argument("--nats-url", default=None, help=nats_help)
+    rep.set_defaults(func=_replay)
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="maumau", description="Mau-Mau Online: services and tools")
     sub = p.add_subparsers(dest="command", required=True)
@@ -238,6 +316,13 @@ def parser() -> argparse.ArgumentParser:
     bt.add_argument("--rate", type=float, default=1100.0, help="commands/s the tables offer together (0: no pauses)")
     bt.add_argument("--nats-url", default=None, help="drive a running platform instead of starting one")
     bt.set_defaults(func=_bench_table)
+    brp = bench_sub.add_parser("replay", help="bot tables played through the table service, then read back from "
+                               "JetStream and verified")
+    brp.add_argument("--tables", type=int, default=100)
+    brp.add_argument("--events", type=int, default=100_000, help="play until the tables hold this many events")
+    brp.add_argument("--seed", type=int, default=1)
+    brp.set_defaults(func=_bench_replay)
+    _record_commands(sub)
     return p
 
 

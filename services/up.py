@@ -24,6 +24,8 @@ from typing import TextIO
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from services.runtime.signing import ensure_key
+
 COLOURS = ("\033[36m", "\033[35m", "\033[33m", "\033[32m", "\033[34m", "\033[31m")
 RESET = "\033[0m"
 REACTING_NICE = "10"
@@ -166,6 +168,11 @@ def nats_server_binary() -> str:
     return found
 
 
+def signing_key(data_dir: Path) -> Path:
+    """The key that signs exports: ``MAUMAU_SIGNING_KEY``, else one kept in the data directory."""
+    return Path(os.environ.get("MAUMAU_SIGNING_KEY") or (data_dir / "signing-key.pem").resolve())
+
+
 def _maumau(*args: str) -> list[str]:
     return [sys.executable, "-m", "services.cli", *args]
 
@@ -182,7 +189,8 @@ def _children(data_dir: Path, quiet: bool, projector: bool,
                                        "-sd", str(data_dir / "nats")], lambda: tcp_ready("127.0.0.1", port)))
     database_url = os.environ.get("DATABASE_URL") or f"sqlite+aiosqlite:///{(data_dir / 'maumau.db').resolve()}"
     rules_addr = f"127.0.0.1:{free_port()}"
-    env = {"NATS_URL": nats_url, "DATABASE_URL": database_url, "RULES_ADDR": rules_addr}
+    env = {"NATS_URL": nats_url, "DATABASE_URL": database_url, "RULES_ADDR": rules_addr,
+           "MAUMAU_SIGNING_KEY": str(signing_key(data_dir))}
     if quiet:
         env["MAUMAU_LOG_LEVEL"] = "WARNING"
     # the reacting services may lag a moment: they yield the cores to the services a move waits for
@@ -230,6 +238,7 @@ async def running_platform(data_dir: Path, quiet: bool = False, projector: bool 
     ``Child.restarts``): killing one is how a chaos test uses the platform.
     """
     data_dir.mkdir(parents=True, exist_ok=True)
+    ensure_key(signing_key(data_dir))
     children, addresses = _children(data_dir, quiet, projector, reactors=projector, only=only)
     for child in children:
         child.env.update(settings or {})

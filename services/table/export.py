@@ -156,9 +156,10 @@ def verify_export(text: bytes, public_key: Ed25519PublicKey | None = None) -> Ve
     assert end is not None
     n = len(records)
     last = records[-1] if records else Stored(0, events_pb2.EventBatch())
-    if end.digest != end.fields["digest"] and end.fields["seq"] != last.seq:
-        # every record holds, yet the lines differ from those the end was written after, and its last
-        # sequence with them: only the end binds the last record's sequence
+    if end.digest != end.fields["digest"] and end.fields["seq"] != last.seq \
+            and end.fields["batches"] == n and end.fields["head"] == (last.digest or b"").hex():
+        # every record holds and the end names them all, yet the lines and the last sequence differ
+        # from those it was written after: only the end binds the last record's sequence
         return Verdict(n - 1, verdict.events - len(last.batch.events), n - 1, f"seq {last.seq}",
                        f"the export's end was written after seq {end.fields['seq']}")
     stated = {"table_id": table_id, "batches": n, "seq": last.seq, "head": (last.digest or b"").hex(),

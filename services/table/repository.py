@@ -74,8 +74,8 @@ class Repository(Generic[A]):
             self.fold(a, stored.seq, ev)
         a.head = stored.digest
 
-    async def history(self, table_id: str, until: int) -> AsyncIterator[tuple[A, Stored]]:
-        """Every batch up to ``until``, each with the table as it was right after it (one aggregate, moving on)."""
+    async def history(self, table_id: str, until: int | None = None) -> AsyncIterator[tuple[A, Stored]]:
+        """Every batch (up to ``until``), each with the table as it was right after it (one aggregate, moving on)."""
         a = self.new(table_id)
         async for stored in self.catch_up(a, until):
             yield a, stored

@@ -1,0 +1,127 @@
+"""``maumau bench replay``: how fast stored tables are read back, re-folded and verified.
+
+It starts NATS, the rules and the table service on the embedded defaults (as ``maumau
+bench table`` does), opens T bot-only tables of four seats (the bench creates each as a
+watcher and seats bots) and plays the bots' seats with random legal actions through the
+table service until the tables hold ``--events`` events together. Then the measured phase:
+every table is read from JetStream (batched direct gets, all tables at once) and verified
+(``services/table/verify.py``: the chain, every decision and deal asked of the engine
+again) on every core, one table per task. One JSON line: the verify phase's tables, events,
+seconds and events/s, whether every table verified, and for comparison the raw engine's
+actions/s (``maumau bench rules``: one state stepped in place) measured in the same run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import multiprocessing
+import os
+import random
+import tempfile
+import time
+import uuid
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import nats
+from nats.aio.client import Client as NATS
+
+from maumau.v1 import table_pb2
+from services.rules import bench as engine_bench
+from services.rules.engine import legal_actions
+from services.rules.wire import action_to_pb
+from services.table.client import send
+from services.table.domain import Status, Table
+from services.table.repository import Repository, tables
+from services.table.store import EventStore, Stored
+from services.table.verify import verify
+from services.up import running_platform
+
+PLAYERS = 4
+WATCHER = "bench"  # creates the tables and watches them: every seat is a bot's
+
+
+@dataclass
+class Counter:
+    events: int = 0
+
+
+async def _command(nc: NATS, tid: str, actor: str, **command: object) -> table_pb2.CommandReply:
+    cmd = table_pb2.TableCommand(command_id=uuid.uuid4().hex, table_id=tid, actor=actor, **command)
+    reply = await send(nc, cmd, timeout=30)
+    if reply.WhichOneof("result") != "done":
+        raise RuntimeError(f"the bench's command was refused: {reply.refusal.code} {reply.refusal.message}")
+    return reply
+
+
+async def _play(nc: NATS, repo: Repository[Table], tid: str, rng: random.Random, played: Counter,
+                target: int) -> None:
+    """One bot-only table, played until the tables hold ``target`` events."""
+    await _command(nc, tid, WATCHER, create=table_pb2.CreateTable(ruleset="classic52", seats=PLAYERS, watch=True))
+    await _command(nc, tid, WATCHER, fill_bots=table_pb2.FillBots())
+    await _command(nc, tid, WATCHER, start=table_pb2.StartMatch())
+    t = Table(tid)
+    while True:
+        async for stored in repo.catch_up(t):
+            played.events += len(stored.batch.events)
+        if played.events >= target:
+            return
+        match, bots = t.match, [p.identity for p in t.players]
+        assert match is not None
+        if t.status == Status.OVER:
+            await _command(nc, tid, bots[0], rematch=table_pb2.VoteRematch(accept=True))
+        elif match.round_over:
+            await _command(nc, tid, bots[0], next_round=table_pb2.NextRound())
+        else:
+            options = list(legal_actions(match, match.turn))
+            action = options[int(rng.random() * len(options))]
+            await _command(nc, tid, bots[match.turn], act=action_to_pb(action, match.rs.family))
+
+
+def _verify(table_id: str, stored: list[tuple[int, bytes]]) -> tuple[bool, int]:
+    """In a worker process: whether the table verifies, and its events."""
+    verdict = verify(table_id, [Stored.decode(seq, data) for seq, data in stored])
+    return verdict.ok, verdict.events
+
+
+async def _verify_all(nc: NATS, ids: list[str], pool: ProcessPoolExecutor) -> tuple[bool, int]:
+    store = EventStore(nc.jetstream())
+    loop = asyncio.get_running_loop()
+
+    async def one(tid: str) -> tuple[bool, int]:
+        records = await store.read(tid)
+        return await loop.run_in_executor(pool, _verify, tid, [(s.seq, s.data or b"") for s in records])
+
+    results = await asyncio.gather(*(one(tid) for tid in ids))
+    return all(ok for ok, _ in results), sum(events for _, events in results)
+
+
+async def drive(nats_url: str, tables_count: int, events: int, seed: int) -> dict[str, object]:
+    nc = await nats.connect(nats_url)
+    rng = random.Random(seed)
+    ids = [f"replay{seed}x{uuid.uuid4().hex[:8]}x{i}" for i in range(tables_count)]
+    workers = os.cpu_count() or 1
+    # spawned, not forked: a fork would copy this process's running loop and NATS connection
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        try:
+            played = Counter()
+            repo = tables(EventStore(nc.jetstream()), cache_size=0)
+            await asyncio.gather(*(_play(nc, repo, tid, rng, played, events) for tid in ids))
+            await asyncio.gather(*(asyncio.wrap_future(pool.submit(_verify, "", [])) for _ in range(workers)))
+            started = time.perf_counter()
+            verified, count = await _verify_all(nc, ids, pool)
+            elapsed = time.perf_counter() - started
+        finally:
+            await nc.close()
+    engine = json.loads(engine_bench.run("classic52", PLAYERS, 3.0, seed))
+    return {"tables": tables_count, "events": count, "seconds": round(elapsed, 3),
+            "events_per_s": round(count / elapsed, 1), "verified": verified, "workers": workers,
+            "engine_actions_per_s": engine["actions_per_s"]}
+
+
+async def run(tables_count: int, events: int, seed: int) -> str:
+    with tempfile.TemporaryDirectory(prefix="maumau-bench-") as data:
+        async with running_platform(Path(data), quiet=True, projector=False) as (addresses, _):
+            return json.dumps(await drive(addresses["nats_url"], tables_count, events, seed))

@@ -1,0 +1,199 @@
+"""The record proves itself: the chain over stored bytes, verify over real stored tables, signed exports."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from maumau.v1 import events_pb2, table_pb2
+from services.rules.engine import legal_actions
+from services.rules.version import ENGINE_VERSION
+from services.rules.wire import action_to_pb
+from services.table.domain import Status
+from services.table.export import lines, verify_export
+from services.table.repository import tables
+from services.table.store import GENESIS, Stored
+from services.table.verify import verify
+from tests.natsserver import jetstream_server
+from tests.table.harness import Platform, platform
+
+KEY = Ed25519PrivateKey.generate()
+
+
+async def play(p: Platform, tid: str, moves: int, seed: int = 1) -> None:
+    """Random legal moves by whoever is on turn; the next round and a rematch when they are due."""
+    repo, rng = tables(p.store), random.Random(seed)
+    for _ in range(moves):
+        t = await repo.get(tid)
+        assert t.match is not None
+        if t.status == Status.OVER:
+            reply = await p.send(tid, "alice", rematch=table_pb2.VoteRematch(accept=True))
+        elif t.match.round_over:
+            reply = await p.send(tid, "alice", next_round=table_pb2.NextRound())
+        else:
+            options = list(legal_actions(t.match, t.match.turn))
+            action = action_to_pb(options[rng.randrange(len(options))], t.match.rs.family)
+            reply = await p.send(tid, t.players[t.match.turn].identity, act=action)
+        assert reply.WhichOneof("result") == "done", reply
+
+
+async def played(nats_url: str, rulesets: tuple[str, ...], moves: int) -> dict[str, list[Stored]]:
+    async with platform(nats_url) as p:
+        ids = [await p.new_table(ruleset=r, seats=3) for r in rulesets]
+        await asyncio.gather(*(play(p, tid, moves, seed=k) for k, tid in enumerate(ids)))
+        return {tid: await p.store.read(tid) for tid in ids}
+
+
+async def test_every_batch_names_the_bytes_and_sequence_of_the_one_before_and_the_engine(nats_url: str) -> None:
+    records = await played(nats_url, ("classic32", "candeias", "colors108"), 300)
+    for tid, stored in records.items():
+        previous, previous_seq = GENESIS, 0
+        for s in stored:
+            assert s.batch.previous == previous and s.batch.previous_seq == previous_seq
+            assert s.batch.engine_version == ENGINE_VERSION
+            previous, previous_seq = hashlib.sha256(s.data or b"").digest(), s.seq
+        verdict = verify(tid, stored)
+        assert verdict.ok and verdict.batches == len(stored), verdict
+    ends = [ev for stored in records.values() for s in stored for ev in s.batch.events if ev.HasField("round_ended")]
+    assert ends  # a round's end and its next deal were verified too
+
+
+async def test_replicas_racing_on_a_table_chain_each_batch_to_the_one_that_won(nats_url: str) -> None:
+    async with platform(nats_url, replicas=3) as p:
+        created = await p.send("race", "alice", create=table_pb2.CreateTable(ruleset="classic52", seats=4))
+        join = table_pb2.JoinTable(invitation=created.done.invitation)
+        replies = await asyncio.gather(*(p.send("race", who, join=join) for who in ("bob", "cai", "dan")))
+        stored = await p.store.read("race")
+    assert all(r.WhichOneof("result") == "done" for r in replies) and len(stored) == 4
+    assert verify("race", stored).ok
+
+
+async def test_a_stream_from_before_the_chain_still_folds_and_is_reported_unchained(nats_url: str) -> None:
+    async with platform(nats_url) as p:
+        created = events_pb2.Event(type="TableCreated", table_id="old", command_id="c1", table_created=table_pb2.
+                                   TableCreated(ruleset="classic32", seats=3, invitation="inv",
+                                                creator=table_pb2.Player(identity="alice", name="Alice")))
+        await p.store.append("old", events_pb2.EventBatch(events=[created]), 0, "c1")
+        reply = await p.send("old", "bob", join=table_pb2.JoinTable(invitation="inv"))
+        stored = await p.store.read("old")
+        t = await p.table("old")
+    assert reply.WhichOneof("result") == "done" and [pl.identity for pl in t.players] == ["alice", "bob"]
+    assert stored[1].batch.previous == hashlib.sha256(stored[0].data or b"").digest()  # chained from then on
+    verdict = verify("old", stored)
+    assert not verdict.ok and verdict.bad == 0 and str(verdict).startswith(f"seq {stored[0].seq}: unchained")
+
+
+def test_a_batch_the_engine_would_not_have_decided_is_named() -> None:
+    records = asyncio.run(_records())
+    stored = next(iter(records.values()))
+    tid = next(iter(records))
+    at = next(i for i, s in enumerate(stored) if s.batch.events[0].WhichOneof("body") == "action_taken"
+              and s.batch.events[0].action_taken.draws)
+    forged = events_pb2.EventBatch()
+    forged.CopyFrom(stored[at].batch)
+    forged.events[0].action_taken.draws[0].cards[0] = "AS" if forged.events[0].action_taken.draws[0].cards[0] != "AS" \
+        else "KS"
+    data = forged.SerializeToString()
+    rechained = [*stored[:at], Stored(stored[at].seq, forged, data)]
+    verdict = verify(tid, rechained)
+    assert verdict.bad == at and "draws" in verdict.why, verdict
+
+
+_EXPORT: dict[str, bytes] = {}
+
+
+async def _records() -> dict[str, list[Stored]]:
+    with jetstream_server() as server:
+        return await played(server.url, ("classic32",), 80)
+
+
+@pytest.fixture(scope="module")
+def export() -> Iterator[bytes]:
+    if not _EXPORT:
+        records = asyncio.run(_records())
+        (tid, stored), = records.items()
+        _EXPORT["text"] = b"".join(lines(tid, stored, KEY))
+    yield _EXPORT["text"]
+
+
+def test_an_untouched_export_verifies_and_another_key_does_not(export: bytes) -> None:
+    verdict = verify_export(export, KEY.public_key())
+    assert verdict.ok and verdict.batches == len(export.splitlines()) - 1
+    other = verify_export(export, Ed25519PrivateKey.generate().public_key())
+    assert str(other) == "end: the signature is not the platform key's"
+
+
+def _rows(text: bytes) -> list[bytes]:
+    return text.splitlines(keepends=True)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.data())
+def test_any_change_to_an_export_is_found_at_the_record_it_touched(export: bytes, data: st.DataObject) -> None:
+    rows = _rows(export)
+    kind = data.draw(st.sampled_from(["flip", "drop", "duplicate", "swap"]))
+    if kind == "flip":
+        at = data.draw(st.integers(0, len(export) - 1))
+        bit = data.draw(st.integers(0, 7))
+        tampered = export[:at] + bytes([export[at] ^ (1 << bit)]) + export[at + 1:]
+        expected = export[:at].count(b"\n")
+    else:
+        k = data.draw(st.integers(0, len(rows) - 1))
+        if kind == "drop":
+            changed, expected = rows[:k] + rows[k + 1:], k
+        elif kind == "duplicate":
+            changed, expected = rows[:k + 1] + rows[k:], k + 1
+        else:
+            j = data.draw(st.integers(0, len(rows) - 1).filter(lambda j: j != k))
+            changed = list(rows)
+            changed[k], changed[j] = changed[j], changed[k]
+            expected = min(k, j)
+        tampered = b"".join(changed)
+    verdict = verify_export(tampered, KEY.public_key())
+    assert not verdict.ok and verdict.bad == expected, (kind, expected, str(verdict))
+
+
+async def test_the_commands_verify_export_and_replay_a_table(nats_url: str, tmp_path: Path) -> None:
+    from services.runtime.signing import ensure_key, load_key, public_pem
+
+    key = tmp_path / "key.pem"
+    ensure_key(key)
+    (tmp_path / "public.pem").write_bytes(public_pem(load_key(key)))
+    async with platform(nats_url) as p:
+        tid = await p.new_table(ruleset="classic32", seats=3)
+        await play(p, tid, 40)
+        env = {"NATS_URL": nats_url, "MAUMAU_SIGNING_KEY": str(key)}
+        ok = await _maumau(env, "verify", tid)
+        exported = await _maumau(env, "export", tid, "-o", str(tmp_path / "t.jsonl"))
+        checked = await _maumau(env, "verify", "--file", str(tmp_path / "t.jsonl"), "--public-key",
+                                str(tmp_path / "public.pem"))
+        seat = await _maumau(env, "replay", tid, "--seat", "0")
+        full = await _maumau(env, "replay", tid, "--full", "--json")
+        unknown = await _maumau(env, "verify", "nobody")
+    assert ok[0] == 0 and ok[1].startswith("ok: ") and ok[1].endswith("batches verified\n")
+    assert exported[0] == 0 and checked == (0, ok[1])
+    text = (tmp_path / "t.jsonl").read_bytes()
+    (tmp_path / "bad.jsonl").write_bytes(text.replace(b'"engine_version":"1"', b'"engine_version":"2"', 1))
+    bad = await _maumau(env, "verify", "--file", str(tmp_path / "bad.jsonl"))
+    assert bad[0] == 1 and bad[1].startswith("seq ") and "engine_version" in bad[1]
+    assert seat[0] == 0 and "your hand:" in seat[1] and "Alice" in seat[1]
+    assert full[0] == 0 and '"hands"' in full[1] and '"seed"' in full[1]
+    assert unknown[0] == 1
+
+
+async def _maumau(env: dict[str, str], *args: str) -> tuple[int, str]:
+    import os
+    import sys
+
+    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "services.cli", *args, env={**os.environ, **env},
+                                                stdout=asyncio.subprocess.PIPE)
+    out, _ = await proc.communicate()
+    return proc.returncode or 0, out.decode()
