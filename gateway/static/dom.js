@@ -46,6 +46,17 @@ export function keepFocus(container, render) {
   }
 }
 
+/** Keep Tab and Shift+Tab inside a modal `container` (call from its keydown handler). */
+export function trapTab(e, container) {
+  if (e.key !== 'Tab') return;
+  const focusables = [...container.querySelectorAll('button:not([disabled]), select, input, a[href]')];
+  if (!focusables.length) return;
+  const first = focusables[0];
+  const last = focusables[focusables.length - 1];
+  if (e.shiftKey && document.activeElement === first) { e.preventDefault(); last.focus(); }
+  else if (!e.shiftKey && document.activeElement === last) { e.preventDefault(); first.focus(); }
+}
+
 export const reducedMotion = () => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
 
 /** Slide `el` from where `from` (a DOMRect) was to where it is now (FLIP). */

@@ -2,7 +2,7 @@
 // A scene is data (the top card, a hand, the card that moves, a badge, a chooser…) drawn with cards.js.
 
 import { backSVG, cardSVG, COLOURS, suitSVG } from './cards.js';
-import { h, mount, reducedMotion } from './dom.js';
+import { h, mount, reducedMotion, trapTab } from './dom.js';
 import { getLang, onLangChange, t } from './i18n.js';
 
 const S = (pt, en, scene) => ({ pt, en, scene });
@@ -234,14 +234,7 @@ export function openTutorial(ruleset = 'classic32', design = 'classic', labelOf 
     if (e.key === 'Escape') { e.preventDefault(); closeTutorial(); }
     else if (e.key === 'ArrowRight' && step < STEPS[rs].length - 1 && e.target.tagName !== 'SELECT') { step += 1; render(); }
     else if (e.key === 'ArrowLeft' && step > 0 && e.target.tagName !== 'SELECT') { step -= 1; render(); }
-    else if (e.key === 'Tab') {
-      const focusables = [...dialog.querySelectorAll('button:not([disabled]), select')];
-      if (!focusables.length) return;
-      const first = focusables[0];
-      const lastEl = focusables[focusables.length - 1];
-      if (e.shiftKey && document.activeElement === first) { e.preventDefault(); lastEl.focus(); }
-      else if (!e.shiftKey && document.activeElement === lastEl) { e.preventDefault(); first.focus(); }
-    }
+    else trapTab(e, dialog);
   };
   document.addEventListener('keydown', onKey);
   const offLang = onLangChange(render);
