@@ -6,15 +6,39 @@
 const TOKEN_KEY = 'mm.token';
 const NAME_KEY = 'mm.name';
 const IDENTITY_KEY = 'mm.identity';
+// The page cannot read the HttpOnly cookie: this remembers whose it is (identity and name, no
+// secret), so the header and the screens know at once, and GET /api/me is asked only when
+// there may be a session to ask about.
+const ACCOUNT_KEY = 'mm.account';
 const TABLE_KEY = (id) => `mm.table.${id}`;
 
 function ls() { try { return window.localStorage; } catch { return null; } }
 function ss() { try { return window.sessionStorage; } catch { return null; } }
 
-export function loadSession() {
+/** The guest of this device (its token kept even while an account is signed in: signing out returns to it). */
+function loadGuest() {
   const token = ls()?.getItem(TOKEN_KEY);
   if (!token) return null;
   return { token, name: ls().getItem(NAME_KEY) || '', identity: ls().getItem(IDENTITY_KEY) || '' };
+}
+
+/** The account signed in on this device, as last told by the gateway, or null. */
+export function loadAccount() {
+  try {
+    const a = JSON.parse(ls()?.getItem(ACCOUNT_KEY) || 'null');
+    return a && typeof a.identity === 'string' && typeof a.name === 'string' ? a : null;
+  } catch { return null; }
+}
+
+function saveAccount(a) {
+  if (a) ls()?.setItem(ACCOUNT_KEY, JSON.stringify({ identity: a.identity, name: a.name }));
+  else ls()?.removeItem(ACCOUNT_KEY);
+}
+
+/** Who plays on this device: the account signed in ({account: true}), else the guest, else nobody (null). */
+export function loadSession() {
+  const account = loadAccount();
+  return account ? { ...account, account: true } : loadGuest();
 }
 
 function saveSession(s) {
@@ -24,10 +48,11 @@ function saveSession(s) {
 }
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, retryAfter = 0) {
     super(message || code);
     this.status = status;
     this.code = code;
+    this.retryAfter = retryAfter; // seconds, with too_many_requests
   }
 }
 
@@ -39,7 +64,7 @@ function headerName(name) {
 async function http(method, path, body) {
   const headers = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const s = loadSession();
+  const s = loadGuest(); // beside an account's cookie too: registering converts this guest
   if (s) {
     headers.Authorization = `Bearer ${s.token}`;
     if (s.name) headers['X-Player-Name'] = headerName(s.name);
@@ -57,7 +82,8 @@ async function http(method, path, body) {
   try { data = await res.json(); } catch { data = null; }
   if (!res.ok) {
     const err = (data && data.error) || {};
-    throw new ApiError(res.status, err.code || (res.status >= 500 ? 'unavailable' : 'bad_request'), err.message);
+    throw new ApiError(res.status, err.code || (res.status >= 500 ? 'unavailable' : 'bad_request'), err.message,
+      Number(res.headers.get('Retry-After')) || 0);
   }
   return data;
 }
@@ -70,7 +96,12 @@ export const api = {
     return s;
   },
   async rename(name) {
-    const s = loadSession();
+    if (loadAccount()) {
+      const data = await http('PATCH', '/api/me', { name }); // a taken name is refused: the caller says so
+      saveAccount(data);
+      return loadSession();
+    }
+    const s = loadGuest();
     if (!s) return api.createSession(name);
     s.name = name;
     saveSession(s);
@@ -86,6 +117,31 @@ export const api = {
   bots: (id, level = '') => http('POST', `/api/tables/${encodeURIComponent(id)}/bots`, { level }),
   start: (id) => http('POST', `/api/tables/${encodeURIComponent(id)}/start`),
   myTables: () => http('GET', '/api/my-tables'),
+  /** Ask the gateway who this device is (only when it may have a session: a 401 is a console error). */
+  async me() {
+    if (!loadSession()) return null;
+    try {
+      const data = await http('GET', '/api/me');
+      saveAccount(data.account ? data : null);
+    } catch (e) {
+      if (e.code !== 'no_session') throw e; // unreachable: keep what the device knew
+      saveAccount(null);
+    }
+    return loadSession();
+  },
+  async register(name, password) {
+    saveAccount(await http('POST', '/api/accounts', { name, password }));
+    return loadSession();
+  },
+  async login(name, password) {
+    saveAccount(await http('POST', '/api/login', { name, password }));
+    return loadSession();
+  },
+  async logout() {
+    await http('POST', '/api/logout');
+    saveAccount(null);
+    return loadSession();
+  },
   rulesets: () => http('GET', '/api/rulesets'),
 };
 
@@ -149,7 +205,7 @@ export class Connection extends EventTarget {
     this.ws = null;
   }
 
-  /** After a rename: the name travels in the socket's URL. */
+  /** After a rename (the name travels in the socket's URL), signing in or out: a socket for who plays now. */
   restart() {
     this.stop();
     this.start();
@@ -166,11 +222,12 @@ export class Connection extends EventTarget {
     const s = loadSession();
     if (!s) return;
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const q = new URLSearchParams({ token: s.token, name: s.name || '' });
+    // an account's socket is the cookie's: no token in a URL that does not need one
+    const q = s.account ? '' : `?${new URLSearchParams({ token: s.token, name: s.name || '' })}`;
     this._setStatus(this.attempt === 0 ? 'connecting' : 'reconnecting');
     let ws;
     try {
-      ws = new WebSocket(`${proto}//${location.host}/ws?${q}`);
+      ws = new WebSocket(`${proto}//${location.host}/ws${q}`);
     } catch {
       this._retry();
       return;

@@ -1,6 +1,8 @@
-// Entry point: routing (/ and /m/<table_id>?c=<invitation>), the top bar, the connection banner,
-// toasts, the deck design and the tutorial. Each screen lives in its own module.
+// Entry point: routing (/ and /m/<table_id>?c=<invitation>), the top bar (with the account's
+// corner), the connection banner, toasts, the deck design and the tutorial. Each screen lives in
+// its own module.
 
+import { accountOffer, accountTools, openAccountDialog } from './accountui.js';
 import { api, Connection, loadSession } from './api.js';
 import { backSVG, DEFAULT_DESIGN, DESIGN_IDS } from './cards.js';
 import { rulesetLabel } from './catalog.js';
@@ -37,7 +39,16 @@ const ctx = {
   refusal(ack) { toast(errorText(ack.code || 'unknown'), 'error'); },
   setHelpRuleset(rs) { helpRuleset = rs || 'classic32'; },
   openHelp(rs) { openTutorial(rs || helpRuleset, ctx.design, (id) => rulesetLabel(ctx.catalog, id)); },
-  sessionChanged() { conn.restart(); },
+  sessionChanged() { conn.restart(); renderTools(); },
+  openAccount(mode) { openAccountDialog(ctx, mode); },
+  offerAccount() { return accountOffer(ctx); },
+  /** Signed in or out: this device plays as someone else now, so every screen starts again. */
+  accountChanged(text) {
+    conn.stop();
+    renderTools();
+    route();
+    if (text) toast(text, 'info');
+  },
 };
 
 function toast(text, kind) {
@@ -70,6 +81,7 @@ function renderTools() {
       class: 'btn btn-small btn-help', type: 'button', testid: 'btn-help', 'aria-label': t('help.label'),
       title: t('help.label'), onclick: () => ctx.openHelp(),
     }, '?'));
+  mount(document.getElementById('account'), accountTools(ctx));
   const brand = document.querySelector('.brand');
   brand.setAttribute('aria-label', `${t('app.title')} — ${t('home.link')}`);
   document.querySelector('.skip-link').textContent = t('home.link') === 'Home' ? 'Skip to content' : 'Pular para o conteúdo';
@@ -127,19 +139,22 @@ function boot() {
     e.preventDefault();
     ctx.navigate(url.pathname + url.search);
   });
-  loadCatalog();
+  // who this device is (an account's cookie outlives the page) before the first screen
+  const asked = api.me().catch(() => null).finally(renderTools);
+  loadCatalog(asked);
 }
 
 // Every screen needs the rulesets; while the gateway does not give them, say so and ask again.
-async function loadCatalog(attempt = 0) {
+async function loadCatalog(asked, attempt = 0) {
   try {
     ctx.catalog = await api.rulesets();
   } catch {
     mount(document.getElementById('app'),
       h('p', { class: 'notice notice-warn', testid: 'rulesets-unavailable', role: 'alert' }, errorText('unavailable')));
-    setTimeout(() => loadCatalog(attempt + 1), Math.min(15000, 1000 * 2 ** attempt));
+    setTimeout(() => loadCatalog(asked, attempt + 1), Math.min(15000, 1000 * 2 ** attempt));
     return;
   }
+  await asked;
   route();
 }
 

@@ -15,7 +15,7 @@ export function parseTableLink(text) {
   } catch { return null; }
 }
 
-/** Ask for the player's name: creates the guest session (or renames it). */
+/** Ask for the player's name: creates the guest session (or renames it, or the account); or sign in. */
 export function nameForm(ctx, { title, note = '', onDone }) {
   const input = h('input', {
     id: 'name-input', testid: 'name-input', type: 'text', maxlength: '24', autocomplete: 'nickname',
@@ -38,11 +38,15 @@ export function nameForm(ctx, { title, note = '', onDone }) {
       busy = false;
     }
   };
+  const first = !ctx.session();
   return h('form', { class: 'panel name-form', onsubmit: submit, testid: 'name-form' },
     h('h2', {}, h('label', { for: 'name-input' }, title)),
     note ? h('p', { class: 'muted' }, note) : null,
     h('div', { class: 'row' }, input,
-      h('button', { class: 'btn btn-primary', type: 'submit', testid: 'btn-name' }, t('name.save'))));
+      h('button', { class: 'btn btn-primary', type: 'submit', testid: 'btn-name' }, t(first ? 'name.play' : 'name.save'))),
+    first ? h('p', { class: 'name-account' },
+      h('button', { class: 'btn btn-small btn-ghost', type: 'button', testid: 'btn-name-login',
+        onclick: () => ctx.openAccount('login') }, t('account.to_login'))) : null);
 }
 
 export function createHome(ctx) {

@@ -163,7 +163,7 @@ export function createTableScreen(ctx, tableId, invitation) {
       me, seated: me >= 0, g: legalOf(st), catalog: ctx.catalog, rs: rulesetOf(ctx.catalog, st.info.ruleset),
       design: ctx.design, tableId, invitation,
       nameOf: (seat) => (seat === me ? t('you') : st.info?.players?.[seat]?.name ?? t('seat', { n: seat })),
-      set, remember: update, act, send, join, onCard, onChoose, cardEl, toast: ctx.toast,
+      set, remember: update, act, send, join, onCard, onChoose, cardEl, toast: ctx.toast, offerAccount: ctx.offerAccount,
       focus: (testid) => el.querySelector(`[data-testid="${testid}"]`)?.focus(),
     };
   }

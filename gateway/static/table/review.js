@@ -75,6 +75,7 @@ function matchParts(p) {
       ? t('match.you_won') : t('match.winner', { names: listNames(winners.map(p.nameOf)), n: winners.length })));
   }
   if (info.status === 'over') parts.push(...rematch(p));
+  if (p.seated) parts.push(p.offerAccount()); // a guest's tables are kept only on this device: offer to keep them
   parts.push(h('a', { href: '/', 'data-link': true, class: 'btn btn-ghost btn-small' }, t('match.home')));
   return parts;
 }
