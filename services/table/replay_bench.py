@@ -4,11 +4,12 @@ It starts NATS, the rules and the table service on the embedded defaults (as ``m
 bench table`` does), opens T bot-only tables of four seats (the bench creates each as a
 watcher and seats bots) and plays the bots' seats with random legal actions through the
 table service until the tables hold ``--events`` events together. Then the measured phase:
-every table is read from JetStream (batched direct gets, all tables at once) and verified
+every table is read from JetStream (batched direct gets) and verified
 (``services/table/verify.py``: the chain, every decision and deal asked of the engine
-again) on every core, one table per task. One JSON line: the verify phase's tables, events,
-seconds and events/s, whether every table verified, and for comparison the raw engine's
-actions/s (``maumau bench rules``: one state stepped in place) measured in the same run.
+again), the tables shared among one process per core, each reading and verifying its own.
+One JSON line: the verify phase's tables, events, seconds and events/s, whether every table
+verified, and for comparison the raw engine's actions/s (``maumau bench rules``: one state
+stepped in place) measured in the same run.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import multiprocessing
 import os
 import random
 import tempfile
+import threading
 import time
 import uuid
 from concurrent.futures import ProcessPoolExecutor
@@ -32,10 +34,11 @@ from maumau.v1 import table_pb2
 from services.rules import bench as engine_bench
 from services.rules.engine import legal_actions
 from services.rules.wire import action_to_pb
+from services.runtime.lifecycle import tune_gc
 from services.table.client import send
 from services.table.domain import Status, Table
 from services.table.repository import Repository, tables
-from services.table.store import EventStore, Stored
+from services.table.store import EventStore
 from services.table.verify import verify
 from services.up import running_platform
 
@@ -80,22 +83,34 @@ async def _play(nc: NATS, repo: Repository[Table], tid: str, rng: random.Random,
             await _command(nc, tid, bots[match.turn], act=action_to_pb(action, match.rs.family))
 
 
-def _verify(table_id: str, stored: list[tuple[int, bytes]]) -> tuple[bool, int]:
-    """In a worker process: whether the table verifies, and its events."""
-    verdict = verify(table_id, [Stored.decode(seq, data) for seq, data in stored])
-    return verdict.ok, verdict.events
+def _started(everyone: threading.Barrier) -> None:
+    """A worker's start: none takes a task before all have imported their modules (a second or so each)."""
+    tune_gc()
+    everyone.wait()
 
 
-async def _verify_all(nc: NATS, ids: list[str], pool: ProcessPoolExecutor) -> tuple[bool, int]:
+def _verify_tables(nats_url: str, ids: list[str]) -> tuple[bool, int]:
+    """In a worker process: read each table from JetStream and verify it; whether all verify, and their events."""
+    return asyncio.run(_read_and_verify(nats_url, ids))
+
+
+async def _read_and_verify(nats_url: str, ids: list[str]) -> tuple[bool, int]:
+    nc = await nats.connect(nats_url)
     store = EventStore(nc.jetstream())
-    loop = asyncio.get_running_loop()
+    ok, events = True, 0
+    try:
+        for tid in ids:
+            verdict = verify(tid, await store.read(tid))
+            ok, events = ok and verdict.ok, events + verdict.events
+    finally:
+        await nc.close()
+    return ok, events
 
-    async def one(tid: str) -> tuple[bool, int]:
-        records = await store.read(tid)
-        return await loop.run_in_executor(pool, _verify, tid, [(s.seq, s.data or b"") for s in records])
 
-    results = await asyncio.gather(*(one(tid) for tid in ids))
-    return all(ok for ok, _ in results), sum(events for _, events in results)
+async def _run_in(pool: ProcessPoolExecutor, workers: int, nats_url: str, ids: list[str]) -> list[tuple[bool, int]]:
+    shares = [ids[w::workers] for w in range(workers)]
+    return await asyncio.gather(*(asyncio.wrap_future(pool.submit(_verify_tables, nats_url, share))
+                                  for share in shares))
 
 
 async def drive(nats_url: str, tables_count: int, events: int, seed: int) -> dict[str, object]:
@@ -104,17 +119,20 @@ async def drive(nats_url: str, tables_count: int, events: int, seed: int) -> dic
     ids = [f"replay{seed}x{uuid.uuid4().hex[:8]}x{i}" for i in range(tables_count)]
     workers = os.cpu_count() or 1
     # spawned, not forked: a fork would copy this process's running loop and NATS connection
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(workers, mp_context=context, initializer=_started,
+                             initargs=(context.Barrier(workers),)) as pool:
         try:
             played = Counter()
             repo = tables(EventStore(nc.jetstream()), cache_size=0)
             await asyncio.gather(*(_play(nc, repo, tid, rng, played, events) for tid in ids))
-            await asyncio.gather(*(asyncio.wrap_future(pool.submit(_verify, "", [])) for _ in range(workers)))
-            started = time.perf_counter()
-            verified, count = await _verify_all(nc, ids, pool)
-            elapsed = time.perf_counter() - started
         finally:
             await nc.close()
+        await _run_in(pool, workers, nats_url, [])  # every worker started (``_started``)
+        started = time.perf_counter()
+        results = await _run_in(pool, workers, nats_url, ids)  # the reads and the checks on every core
+        elapsed = time.perf_counter() - started
+    verified, count = all(ok for ok, _ in results), sum(n for _, n in results)
     engine = json.loads(engine_bench.run("classic52", PLAYERS, 3.0, seed))
     return {"tables": tables_count, "events": count, "seconds": round(elapsed, 3),
             "events_per_s": round(count / elapsed, 1), "verified": verified, "workers": workers,
