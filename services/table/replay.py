@@ -8,7 +8,7 @@ each seat sees of it. ``words`` says it in a line; ``--json`` prints the events 
 >>> ev = events_pb2.Event(type="ActionTaken", action_taken=events_pb2.ActionTaken(
 ...     action=actions_pb2.Action(seat=1, do="draw"), draws=[events_pb2.Draw(seat=1, cards=["7H"])]))
 >>> words(seen(ev, 0), ["Ana", "Bia"]), words(seen(ev, FULL), ["Ana", "Bia"])
-('Bia draws; Bia draws 1 card', 'Bia draws; Bia draws 7H')
+('Bia draws 1 card', 'Bia draws 7H')
 """
 
 from __future__ import annotations
@@ -63,7 +63,9 @@ _VERBS = {"play": "plays", "double": "doubles", "burn": "burns", "quick": "plays
 
 
 def _action(e: dict[str, Any], name: Callable[[int], str]) -> str:
-    a = e["action"]
+    a, draws = e["action"], e["draws"]
+    if a["do"] == "draw" and draws and draws[0]["seat"] == a["seat"]:  # "Ana draws 7H", not "Ana draws; Ana draws 7H"
+        return "; ".join(_drawn(d, name) for d in draws) + _reshuffled(e)
     text = f"{name(a['seat'])} {_VERBS.get(a['do'], a['do'])}"
     if "card" in a:
         text += f" {a['card']}"
@@ -75,12 +77,17 @@ def _action(e: dict[str, Any], name: Callable[[int], str]) -> str:
         text += f", announcing {a['announce']}"
     if "target" in a:
         text += f" at {name(a['target'])}"
-    for d in e["draws"]:
-        text += f"; {name(d['seat'])} draws " + (_cards(d["cards"]) if "cards" in d else
-                                                  f"{d['count']} card{'s' if d['count'] != 1 else ''}")
-    if e["reshuffles"]:
-        text += "; the discard pile is shuffled into a new stock"
-    return text
+    return "; ".join([text, *(_drawn(d, name) for d in draws)]) + _reshuffled(e)
+
+
+def _drawn(d: dict[str, Any], name: Callable[[int], str]) -> str:
+    count = d["count"]
+    return f"{name(d['seat'])} draws " + (_cards(d["cards"]) if "cards" in d else
+                                          f"{count} card{'s' if count != 1 else ''}")
+
+
+def _reshuffled(e: dict[str, Any]) -> str:
+    return "; the discard pile is shuffled into a new stock" if e["reshuffles"] else ""
 
 
 def _round_ended(e: dict[str, Any], name: Callable[[int], str]) -> str:
