@@ -35,6 +35,11 @@ function saveAccount(a) {
   else ls()?.removeItem(ACCOUNT_KEY);
 }
 
+/** Calls `fn` when another tab signs in or out: the cookie is the browser's, not the tab's. */
+export function onAccountElsewhere(fn) {
+  window.addEventListener('storage', (e) => { if (e.key === ACCOUNT_KEY) fn(); });
+}
+
 /** Who plays on this device: the account signed in ({account: true}), else the guest, else nobody (null). */
 export function loadSession() {
   const account = loadAccount();

@@ -3,7 +3,7 @@
 // its own module.
 
 import { accountOffer, accountTools, openAccountDialog } from './accountui.js';
-import { api, Connection, loadSession } from './api.js';
+import { api, Connection, loadSession, onAccountElsewhere } from './api.js';
 import { backSVG, DEFAULT_DESIGN, DESIGN_IDS } from './cards.js';
 import { rulesetLabel } from './catalog.js';
 import { h, mount } from './dom.js';
@@ -139,6 +139,7 @@ function boot() {
     e.preventDefault();
     ctx.navigate(url.pathname + url.search);
   });
+  onAccountElsewhere(() => ctx.accountChanged());
   // who this device is (an account's cookie outlives the page) before the first screen
   const asked = api.me().catch(() => null).finally(renderTools);
   loadCatalog(asked);

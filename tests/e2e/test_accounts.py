@@ -108,7 +108,11 @@ async def test_a_guest_is_offered_an_account_when_its_match_ends(players: Player
     # a reload asks the gateway, which knows the account by its cookie alone
     await tiago.page.reload()
     await expect(tiago.by("account-tools").get_by_test_id("account-user")).to_have_text(name)
+    other_tab = await tiago.context.new_page()
+    await other_tab.goto("/")
+    await expect(other_tab.get_by_test_id("account-user")).to_have_text(name)
     await tiago.by("btn-logout").click()
     await expect(tiago.by("btn-login")).to_have_text("Entrar")
+    await expect(other_tab.get_by_test_id("btn-login")).to_have_text("Entrar")  # the cookie is the browser's
     await expect(tiago.by("account-offer")).to_be_visible()  # a guest again: this device's own
     players.assert_no_console_errors()
