@@ -87,6 +87,18 @@ function renderTools() {
   document.querySelector('.skip-link').textContent = t('home.link') === 'Home' ? 'Skip to content' : 'Pular para o conteúdo';
 }
 
+// An account's session can end elsewhere (signed out everywhere, 30 days gone by) while this
+// page still shows it; the socket then cannot open again. Ask who this device is before
+// retrying forever.
+let asking = null;
+function askWhoWhenStuck() {
+  if (asking || conn.attempt < 2 || !loadSession()?.account) return;
+  asking = api.me()
+    .then((s) => { if (!s?.account) ctx.accountChanged(errorText('no_account')); })
+    .catch(() => { /* unreachable: the socket's retries go on */ })
+    .finally(() => { asking = null; });
+}
+
 function renderBanner() {
   const banner = document.getElementById('connection-banner');
   const status = conn.status;
@@ -125,6 +137,7 @@ function boot() {
   renderTools();
   onLangChange(() => { renderTools(); renderBanner(); screen?.render(); });
   conn.addEventListener('status', renderBanner);
+  conn.addEventListener('status', askWhoWhenStuck);
   conn.addEventListener('error', (e) => {
     const f = e.detail;
     if (f.code === 'unknown_table' || f.code === 'too_fast') return; // the screens handle these

@@ -116,3 +116,30 @@ async def test_a_guest_is_offered_an_account_when_its_match_ends(players: Player
     await expect(other_tab.get_by_test_id("btn-login")).to_have_text("Entrar")  # the cookie is the browser's
     await expect(tiago.by("account-offer")).to_be_visible()  # a guest again: this device's own
     players.assert_no_console_errors()
+
+
+async def test_a_session_ended_elsewhere_returns_the_page_to_the_ways_in(players: Players) -> None:
+    name = f"Caio {secrets.token_hex(3)}"
+    gone = (r"status of 401", r"WebSocket connection to .* failed")  # the socket and GET /api/me, refused
+    caio = await players.open(name, allowed_console=gone)
+    await caio.page.goto("/")
+    await caio.by("btn-register").click()  # from nothing: no guest on this device
+    await fill_account(caio, name, PASSWORD)
+    await expect(caio.by("account-user")).to_have_text(name)
+    await caio.create_table("classic32", seats=2)
+
+    elsewhere = await players.open(f"{name} (outro)")
+    await elsewhere.page.goto("/")
+    await elsewhere.by("btn-login").click()
+    await fill_account(elsewhere, name, PASSWORD)
+    await expect(elsewhere.by("account-user")).to_have_text(name)
+    everywhere = await elsewhere.page.evaluate(
+        "() => fetch('/api/logout?everywhere=1', {method: 'POST'}).then((r) => r.status)")
+    assert everywhere == 200  # the client offers no such button yet: the API does it
+
+    # the connection drops and cannot come back as the account: the page asks who it is
+    await caio.page.evaluate("() => window.__e2e.sockets.forEach((s) => s.close())")
+    await expect(caio.by("btn-login")).to_have_text("Entrar")
+    await expect(caio.by("toasts")).to_contain_text("Sua sessão terminou")
+    await expect(caio.by("name-form")).to_be_visible()
+    players.assert_no_console_errors()
