@@ -4,8 +4,8 @@
 
 import { errorText, t } from './i18n.js';
 
-export const NAME_CHARS = { min: 2, max: 24 };
-export const PASSWORD_CHARS = { min: 8, max: 256 };
+const NAME_CHARS = { min: 2, max: 24 };
+const PASSWORD_CHARS = { min: 8, max: 256 };
 
 /** A name as the gateway shows it: control characters dropped, runs of spaces made one, trimmed. */
 export function shownName(name) {

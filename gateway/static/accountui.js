@@ -82,7 +82,7 @@ export function openAccountDialog(ctx, mode) {
         h('button', { class: 'btn btn-small btn-ghost', type: 'button', testid: 'account-close', 'aria-label': t('close'),
           onclick: close }, '✕')),
       register ? h('p', { class: 'muted' }, t('account.register_note'),
-        guest && !guest.account ? ` ${t('account.register_keeps', { name: guest.name })}` : '') : null,
+        guest ? ` ${t('account.register_keeps', { name: guest.name })}` : '') : null,
       field('name', { type: 'text', autocomplete: 'username', autocapitalize: 'none', spellcheck: 'false' },
         register ? t('account.name_hint') : null),
       field('password', { type: 'password', autocomplete: register ? 'new-password' : 'current-password' },
