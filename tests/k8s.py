@@ -53,7 +53,8 @@ for _needs in NEEDS.values():
     _needs.add("MAUMAU_LOG_LEVEL")
 
 # Tuning with a default in the code: an overlay may give it to its process; deploy/README.md names it.
-TUNING = {"MAUMAU_BOT_THINK_SECONDS", "MAUMAU_BOT_BUDGET_MS", "MAUMAU_CHAT_RATE", "MAUMAU_CHAT_MAX_CHARS"}
+TUNING = {"MAUMAU_BOT_THINK_SECONDS", "MAUMAU_BOT_BUDGET_MS", "MAUMAU_CHAT_RATE", "MAUMAU_CHAT_MAX_CHARS",
+          "MAUMAU_SIGNING_KEY"}
 
 
 # --- reading the manifests as written --------------------------------------------------------------

@@ -71,13 +71,15 @@ def verify(table_id: str, records: Sequence[Stored]) -> Verdict:
             at = i - 1 if b.earlier else i
             return Verdict(at, events - (len(records[at].batch.events) if b.earlier else 0), at,
                            f"seq {records[at].seq}", str(b))
-        previous, previous_seq = stored.digest or GENESIS, stored.seq
+        previous, previous_seq = stored.digest or b"", stored.seq
         events += len(stored.batch.events)
     return Verdict(len(records), events)
 
 
 def _chained(stored: Stored, previous: bytes, previous_seq: int) -> None:
     b = stored.batch
+    if stored.data is None:
+        raise Bad("read without its bytes: what the next record names cannot be known")
     if not b.previous:
         raise Bad("unchained: stored before batches named the one before them")
     if b.previous != previous:
