@@ -127,7 +127,7 @@ async def get_table(request: web.Request) -> web.Response:
         raise json_error(404, "unknown_table", f"there is no table {table_id!r}")
     return web.json_response({"table_id": table_id, "ruleset": t.ruleset, "options": t.options, "seats": t.capacity,
                               "status": t.status, "players": [{"name": p.name, "bot": p.bot} for p in t.players],
-                              "match_no": t.match_no})
+                              "match_no": t.match_no, "winners": t.winners, "end_reason": t.end_reason})
 
 
 async def join_table(request: web.Request) -> web.Response:

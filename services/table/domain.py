@@ -366,6 +366,9 @@ def _action_taken(t: Table, ev: events_pb2.Event) -> None:
 
 
 def _match_ended(t: Table, ev: events_pb2.Event) -> None:
+    if t.status == Status.OVER:  # a match played out keeps its result for good: only its table closes
+        t.status, t.rematch_closed = Status.ENDED, True
+        return
     t.status, t.end_reason, t.winners = Status.ENDED, ev.match_ended.reason, list(ev.match_ended.winners)
     t.ended_by = ev.match_ended.by_seat
 

@@ -182,3 +182,15 @@ async def test_my_tables_says_unavailable_while_the_database_cannot_be_read(nats
         (tmp_path / "gw.db").mkdir()  # no database file can be opened there
         status, body = await ana.get("/api/my-tables")
     assert status == 503 and body["error"]["code"] == "unavailable"
+
+
+async def test_a_table_says_how_it_ended(nats_url: str, tmp_path: Path) -> None:
+    async with gateways(nats_url, tmp_path) as g:
+        alice, bob = await g.client("Ana"), await g.client("Bia")
+        tid = await _table_for_two(g, alice, bob)
+        await alice.post(f"/api/tables/{tid}/start")
+        await bob.connect()
+        await bob.command(tid, {"give_up": {}})
+        await bob.close()
+        status, table = await alice.get(f"/api/tables/{tid}")
+    assert status == 200 and (table["status"], table["end_reason"], table["winners"]) == ("ended", "gave_up", [0])

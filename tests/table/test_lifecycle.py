@@ -196,17 +196,35 @@ async def test_a_table_without_moves_expires_without_a_winner(nats_url: str) -> 
     assert _code(again) == "table_closed"
 
 
+async def _played_out(p: Platform) -> str:
+    """A classic52 table (one round, no scoring) played to the end of its match."""
+    tid = "po" + uuid.uuid4().hex[:8]
+    create = table_pb2.CreateTable(ruleset="classic52", seats=3)
+    create.options["scoring"].CopyFrom(option_to_pb("none"))
+    inv = (await p.send(tid, "alice", create=create)).done.invitation
+    await p.send(tid, "bob", join=table_pb2.JoinTable(invitation=inv))
+    await p.send(tid, "alice", fill_bots=table_pb2.FillBots())
+    await p.send(tid, "alice", start=table_pb2.StartMatch())
+    while (await p.table(tid)).status == "playing":
+        assert _code(await p.play_one(tid)) == "done"
+    return tid
+
+
+async def test_a_match_played_out_keeps_its_winners_when_its_table_expires(nats_url: str) -> None:
+    async with platform(nats_url) as p:
+        tid = await _played_out(p)
+        over = await p.table(tid)
+        p.clock.now += 7 * 24 * 3600
+        expired = await p.send(tid, "clock", expire=table_pb2.ExpireTable())
+        t = await p.table(tid)
+    assert over.status == "over" and over.winners
+    assert _code(expired) == "done" and t.status == "ended" and t.rematch_closed
+    assert (t.winners, t.end_reason) == (over.winners, over.end_reason)
+
+
 async def test_a_rematch_starts_when_every_person_accepts(nats_url: str) -> None:
     async with platform(nats_url) as p:
-        tid = "rm" + uuid.uuid4().hex[:8]
-        create = table_pb2.CreateTable(ruleset="classic52", seats=3)
-        create.options["scoring"].CopyFrom(option_to_pb("none"))
-        inv = (await p.send(tid, "alice", create=create)).done.invitation
-        await p.send(tid, "bob", join=table_pb2.JoinTable(invitation=inv))
-        await p.send(tid, "alice", fill_bots=table_pb2.FillBots())
-        await p.send(tid, "alice", start=table_pb2.StartMatch())
-        while (await p.table(tid)).status == "playing":
-            assert _code(await p.play_one(tid)) == "done"
+        tid = await _played_out(p)
         one = await p.send(tid, "alice", rematch=table_pb2.VoteRematch(accept=True))
         between = await p.table(tid)
         two = await p.send(tid, "bob", rematch=table_pb2.VoteRematch(accept=True))

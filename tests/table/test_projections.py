@@ -92,6 +92,21 @@ async def test_the_directory_results_and_invitations_follow_the_stream(
     assert tokens == {invitation_hash(t.invitation): playing, invitation_hash(done.invitation): finished}
 
 
+async def test_a_finished_match_keeps_its_result_when_its_table_expires(
+        nats_url: str, database: tuple[str, AsyncEngine]) -> None:
+    _, db = database
+    async with platform(nats_url) as p:
+        finished = await _finished_match(p)
+        winners = (await p.table(finished)).winners
+        p.clock.now += 7 * 24 * 3600
+        await p.send(finished, "clock", expire=table_pb2.ExpireTable())
+        await _project_all(p, db)
+    async with db.connect() as conn:
+        row = (await conn.execute(select(directory).where(directory.c.table_id == finished))).one()
+        kept = (await conn.execute(select(results.c.winners, results.c.ended_by))).all()
+    assert row.status == "ended" and [tuple(r) for r in kept] == [(winners, "played")]
+
+
 async def test_an_invitation_is_stored_as_its_hash_only(nats_url: str, database: tuple[str, AsyncEngine]) -> None:
     _, db = database
     async with platform(nats_url) as p:
