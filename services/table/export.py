@@ -84,7 +84,10 @@ class End:
 
 
 def read(text: bytes) -> tuple[list[Stored], End | None, tuple[int, str, str] | None]:
-    """The records of an export, its end, and the first line that is not a record (position, where, why)."""
+    """The records of an export, its end, and the first line that is not a record (position, where, why).
+
+    Lines after an end are not read: the first of them is the one to name, if that end holds.
+    """
     rows = text.split(b"\n")
     if rows[-1] == b"":
         rows.pop()
@@ -93,8 +96,10 @@ def read(text: bytes) -> tuple[list[Stored], End | None, tuple[int, str, str] | 
     for i, row in enumerate(rows):
         try:
             value = json.loads(row.decode())
-            if i == len(rows) - 1 and isinstance(value, dict) and "end" in value:
-                return records, _end(value, digest.hexdigest()), None
+            if isinstance(value, dict) and "end" in value:
+                after = (i + 1, _where(rows[i + 1], i + 1), "the export goes on after its end") \
+                    if i + 1 < len(rows) else None
+                return records, _end(value, digest.hexdigest()), after
             records.append(_record(value))
         except (Malformed, ValueError) as e:
             return records, None, (i, _where(row, i), str(e) or type(e).__name__)
@@ -150,10 +155,19 @@ def verify_export(text: bytes, public_key: Ed25519PublicKey | None = None) -> Ve
     verdict = verify(table_id, records)
     if not verdict.ok:
         return verdict
+    if end is not None:
+        bad_end = _ended(table_id, records, end, verdict, public_key)
+        if bad_end is not None:
+            return bad_end
     if unread is not None:
         at, where, why = unread
         return Verdict(verdict.batches, verdict.events, at, where, why)
-    assert end is not None
+    return verdict
+
+
+def _ended(table_id: str, records: list[Stored], end: End, verdict: Verdict,
+           public_key: Ed25519PublicKey | None) -> Verdict | None:
+    """What is wrong with an export's end, given the records before it (all good)."""
     n = len(records)
     last = records[-1] if records else Stored(0, events_pb2.EventBatch())
     if end.digest != end.fields["digest"] and end.fields["seq"] != last.seq \
@@ -169,4 +183,4 @@ def verify_export(text: bytes, public_key: Ed25519PublicKey | None = None) -> Ve
             return Verdict(n, verdict.events, n, "end", f"it states {key} {end.fields[key]!r}, the records {value!r}")
     if public_key is not None and not check(public_key, _statement(end.fields), end.signature):
         return Verdict(n, verdict.events, n, "end", "the signature is not the platform key's")
-    return verdict
+    return None
