@@ -7,8 +7,8 @@ import { api, Connection, loadSession, onAccountElsewhere } from './api.js';
 import { backSVG, DEFAULT_DESIGN, DESIGN_IDS } from './cards.js';
 import { rulesetLabel } from './catalog.js';
 import { h, mount } from './dom.js';
-import { errorText, initLang, onLangChange, t, toggleLang } from './i18n.js';
-import { createHome } from './lobby.js';
+import { errorText, getLang, initLang, onLangChange, t, toggleLang } from './i18n.js';
+import { createHome, learnHref } from './lobby.js';
 import { createTableScreen } from './table.js';
 import { openTutorial } from './tutorial.js';
 
@@ -73,6 +73,8 @@ function renderTools() {
   }, DESIGN_IDS.map((id) => h('option', { value: id, selected: id === ctx.design }, t(`deck.${id}`))));
   mount(tools,
     h('label', { class: 'deck-picker' }, h('span', { class: 'deck-icon', 'aria-hidden': 'true', html: backSVG(ctx.design) }), select),
+    h('a', { class: 'btn btn-small btn-ghost learn-link', href: learnHref('index', getLang()), testid: 'learn-link',
+      title: t('learn.label') }, t('learn.link')),
     h('button', {
       class: 'btn btn-small btn-ghost', type: 'button', testid: 'btn-lang', lang: t('lang.toggle') === 'EN' ? 'en' : 'pt-BR',
       'aria-label': t('lang.toggle.label'), title: t('lang.toggle.label'), onclick: () => toggleLang(),

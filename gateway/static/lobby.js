@@ -4,7 +4,7 @@
 import { api } from './api.js';
 import { cleanOptions, control, optionDefault, optionGroups, rulesetLabel, rulesetOf, valueText } from './catalog.js';
 import { h, mount } from './dom.js';
-import { errorText, pick, t, timeAgo } from './i18n.js';
+import { errorText, getLang, pick, setLang, t, timeAgo } from './i18n.js';
 
 export function parseTableLink(text) {
   try {
@@ -13,6 +13,20 @@ export function parseTableLink(text) {
     if (!m) return null;
     return `/m/${m[1]}${url.searchParams.get('c') ? `?c=${encodeURIComponent(url.searchParams.get('c'))}` : ''}`;
   } catch { return null; }
+}
+
+/** An Aprenda page (static, gateway/static/aprenda/): `index` or a ruleset's, in `lang`. */
+export function learnHref(page, lang = 'pt-BR') {
+  return `/static/aprenda/${lang === 'en' ? 'en/' : ''}${page}.html`;
+}
+
+/** What an Aprenda page's links ask of the home screen: `?regra=<ruleset>` chooses it, `&ajuda=1` opens its
+ * step-by-step help, `&lang=` the language the page was read in. */
+export function linkedRequest(search, rulesetIds) {
+  const q = new URLSearchParams(search);
+  const ruleset = rulesetIds.includes(q.get('regra')) ? q.get('regra') : null;
+  const lang = ['pt-BR', 'en'].includes(q.get('lang')) ? q.get('lang') : null;
+  return { ruleset, help: ruleset !== null && q.get('ajuda') === '1', lang };
 }
 
 /** Ask for the player's name: creates the guest session (or renames it, or the account); or sign in. */
@@ -51,9 +65,19 @@ export function nameForm(ctx, { title, note = '', onDone }) {
 
 export function createHome(ctx) {
   const el = h('div', { class: 'home', testid: 'home' });
-  const form = { ruleset: ctx.catalog.rulesets[0].name, seats: 4, values: {}, watch: false, busy: false };
+  const linked = linkedRequest(location.search, ctx.catalog.rulesets.map((r) => r.name));
+  const form = { ruleset: linked.ruleset || ctx.catalog.rulesets[0].name, seats: 4, values: {}, watch: false, busy: false };
   let mine = { loading: true, tables: [], names: {} };
   let destroyed = false;
+  if (linked.ruleset || linked.lang) { // asked once: a reload or a language switch starts from a plain home
+    history.replaceState(null, '', '/');
+    if (linked.ruleset) ctx.setHelpRuleset(linked.ruleset);
+    setTimeout(() => { // once this screen is the app's
+      if (destroyed) return;
+      if (linked.lang) setLang(linked.lang);
+      if (linked.help) ctx.openHelp(linked.ruleset);
+    }, 0);
+  }
 
   async function loadMine() {
     if (!ctx.session()) return;
@@ -137,7 +161,9 @@ export function createHome(ctx) {
           h('input', { type: 'radio', name: 'ruleset', value: id, checked: id === form.ruleset,
             onchange: () => { form.ruleset = id; form.values = {}; ctx.setHelpRuleset(id); render(); } }),
           h('span', { class: 'ruleset-name' }, pick(label)),
-          h('span', { class: 'ruleset-desc' }, t(`rs.${id}.desc`))))),
+          h('span', { class: 'ruleset-desc' }, t(`rs.${id}.desc`)))),
+        h('p', { class: 'learn-ruleset' }, h('a', { href: learnHref(form.ruleset, getLang()), testid: 'lobby-learn' },
+          t('learn.ruleset', { name: rulesetLabel(ctx.catalog, form.ruleset) })))),
       h('fieldset', { class: 'options' },
         h('legend', {}, t('create.options')),
         h('label', { class: 'opt opt-field', for: 'opt-seats' },
