@@ -42,7 +42,7 @@ from services.rules.actions import (
     QUICK,
     Action,
 )
-from services.rules.cards import WILD, Card, Seat, rank, suit
+from services.rules.cards import R7, WILD, Card, Seat, rank, suit
 from services.rules.engine import apply, check
 from services.rules.errors import RuleError
 
@@ -89,7 +89,11 @@ def suit_counts(k: SeatKnowledge) -> list[int]:
 
 def _attack(k: SeatKnowledge, card: Card) -> int:
     """A bonus for cards that hurt an opponent (make them draw or lose a turn)."""
-    return rules(k).attacks.get(rank(card), 0)
+    rs = rules(k)
+    r = rank(card)
+    if r == R7 and not rs.seven_draws:  # a plain 7 (seven_draws: 0) hurts nobody
+        return 0
+    return rs.attacks.get(r, 0)
 
 
 def bluff_odds(k: SeatKnowledge) -> float:
@@ -139,17 +143,23 @@ def score(k: SeatKnowledge, a: Action, counts: list[int]) -> float:
 
 
 def _play_score(k: SeatKnowledge, a: Action, counts: list[int]) -> float:
+    """A play's value; an Ace with company (``ace_with_company``) sheds both cards: the Ace's
+    points and a card more are a bonus, and the companion is judged as if played alone."""
     rs = rules(k)
-    card = a.card
+    card, extra = a.card, 0.0
+    if a.card2 >= 0:
+        if len(k.hand) == 2:
+            return 10_000.0
+        card, extra = a.card2, 30.0 + rs.points[a.card]
     if len(k.hand) == 1:
         return 10_000.0
     if rs.chooses[card]:
-        value = 40.0 + 3 * (counts[a.choose] if a.choose >= 0 else 0)
+        value = 40.0 + extra + 3 * (counts[a.choose] if a.choose >= 0 else 0)
         if rs.challengeable(card):
             value += -25.0 if k.follow >= 0 and counts[k.follow] else 10.0
         return value
     same_suit = counts[suit(card)] - 1 if suit(card) != WILD else 0
-    return 100.0 + rs.points[card] + _attack(k, card) + 2 * same_suit
+    return 100.0 + extra + rs.points[card] + _attack(k, card) + 2 * same_suit
 
 
 def medium(k: SeatKnowledge, rng: random.Random, budget_ms: float = 100.0) -> Action | None:
@@ -194,9 +204,9 @@ def candidates(k: SeatKnowledge, acts: list[Action]) -> list[Action]:
     [('play', 0), ('draw', -1)]
     """
     counts = suit_counts(k)
-    best: dict[tuple[str, Card, int], Action] = {}
+    best: dict[tuple[str, Card, Card, int], Action] = {}
     for i, a in enumerate(acts):
-        key = (a.kind, a.card, -1 if a.choose >= 0 else i)  # the suit choices of one card share a key
+        key = (a.kind, a.card, a.card2, -1 if a.choose >= 0 else i)  # the suit choices of one card share a key
         if key not in best or score(k, a, counts) > score(k, best[key], counts):
             best[key] = a
     return list(best.values())

@@ -124,12 +124,13 @@ def fast_action(s: State, seat: Seat, rng: random.Random) -> Action:
     ties = 0
     prev: Action | None = None
     for a in legal_actions(s, seat):
-        if a.announce is None and prev is not None and prev.announce is not None and prev[:4] == a[:4]:
+        if (a.announce is None and prev is not None and prev.announce is not None and prev[:4] == a[:4]
+                and prev.card2 == a.card2):
             continue  # the same action without its call
         prev = a
         kind = a.kind
-        if kind == PLAY:
-            key = 1.0 if chooses[a.card] else 3.0
+        if kind == PLAY:  # an Ace with company sheds two cards: above a single card
+            key = 1.0 if chooses[a.card] else (3.5 if a.card2 >= 0 else 3.0)
         elif kind in (DOUBLE, BURN, CHALLENGE, QUICK):
             key = 4.0
         elif kind == CHALLENGE_WILD:

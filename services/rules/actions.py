@@ -6,6 +6,8 @@
 ('play', 'JH', 3)
 >>> action_to_dict(a, FRENCH)
 {'seat': 1, 'do': 'play', 'card': 'JH', 'choose': 'S'}
+>>> action_to_dict(parse_action({"seat": 0, "do": "play", "card": "AH", "with": "JC", "choose": "D"}, FRENCH), FRENCH)
+{'seat': 0, 'do': 'play', 'card': 'AH', 'with': 'JC', 'choose': 'D'}
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ class Action(NamedTuple):
     choose: Suit = -1
     announce: str | None = None
     target: Seat = -1
-    card2: Card = -1
+    card2: Card = -1  # double: the second card; play: the card played ``with`` an Ace (ace_with_company)
 
 
 def takes_choice(card: Card, family: Family) -> bool:
@@ -82,9 +84,13 @@ def parse_action(raw: Any, family: Family) -> Action:
         card, card2 = _card(cards[0], family), _card(cards[1], family)
     elif raw.get("card") is not None:
         raise BadRequest(f"{kind} takes no card")
+    if raw.get("with") is not None:
+        if kind != PLAY:
+            raise BadRequest(f"{kind} takes no second card")
+        card2 = _card(raw["with"], family)
     chosen = raw.get("choose")
-    if chosen is not None:
-        if kind not in (PLAY, CHOOSE) or (kind == PLAY and not takes_choice(card, family)):
+    if chosen is not None:  # with a second card (``with``) the choice belongs to that one
+        if kind not in (PLAY, CHOOSE) or (kind == PLAY and not takes_choice(card if card2 < 0 else card2, family)):
             raise BadRequest(f"{raw.get('card', kind)} takes no suit or colour")
         if not isinstance(chosen, str):
             raise BadRequest("choose is one letter")
@@ -109,6 +115,8 @@ def action_to_dict(a: Action, family: Family) -> dict[str, Any]:
         d["cards"] = [family.name(a.card), family.name(a.card2)]
     elif a.card >= 0:
         d["card"] = family.name(a.card)
+        if a.card2 >= 0:
+            d["with"] = family.name(a.card2)
     if a.choose >= 0:
         d["choose"] = family.suit_name(a.choose)
     if a.announce is not None:

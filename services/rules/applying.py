@@ -22,7 +22,12 @@ def apply(s: State, a: Action) -> None:
     if s.quick_from >= 0 and seat == s.turn:
         s.quick_from = -1
     if kind == PLAY:
-        _play(s, seat, a.card, a.choose, a.announce)
+        if a.card2 >= 0:  # an Ace with company: the Ace goes down first, then the card that acts
+            s.hands[seat].remove(a.card)
+            s.discard.append(a.card)
+            _play(s, seat, a.card2, a.choose, a.announce)
+        else:
+            _play(s, seat, a.card, a.choose, a.announce)
     elif kind == DRAW:
         _draw(s, seat)
     elif kind == PASS:

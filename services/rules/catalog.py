@@ -64,6 +64,10 @@ OPTION_LABELS: dict[str, Label] = {
     "mau_mau_call": _l('Dizer "Mau-Mau" ao bater', 'Say "Mau-Mau" when going out'),
     "mau_penalty": _l("Castigo por esquecer o Mau", 'Penalty for a missed "Mau"'),
     "hand_size": _l("Cartas na mão", "Cards dealt"),
+    "ace_with_company": _l("O ás só pode ser jogado junto com mais uma carta",
+                           "The Ace may only be played together with a second card"),
+    "seven_draws": _l("O 7 faz o próximo comprar 2 (desligado: o 7 é uma carta comum, para as crianças)",
+                      "A 7 makes the next player draw 2 (off: the 7 is a plain card, for young children)"),
 }
 
 # The words of each value, in the order offered. A number option with labelled values is
@@ -89,6 +93,8 @@ VALUE_LABELS: dict[str, dict[Any, Label]] = {
 HINTS: dict[str, dict[str | None, Label]] = {
     "turn_seconds": {None: _l("Quando o tempo acaba, o sistema joga por você.",
                               "When the time runs out, the system plays for you.")},
+    "ace_with_company": {None: _l("A segunda carta tem de servir sobre o ás (mesmo naipe, outro ás ou um valete).",
+                                  "The second card must fit on the Ace (same suit, another Ace or a Jack).")},
     "target_points": {
         "classic32": _l("Padrão: 100 por jogador (200 com dois, 300 com três, 400 com quatro).",
                         "Default: 100 per player (200 with two, 300 with three, 400 with four)."),

@@ -58,11 +58,23 @@ def check(s: State, a: Action) -> None:
     if kind == PLAY:
         if phase is CHOOSING:
             raise IllegalAction("the dealer must choose the suit first")
+        if a.card2 >= 0 and not rs.needs_company(a.card):
+            raise IllegalAction("only an Ace, at a table playing it with company, takes a second card")
+        if a.card2 < 0 and rs.needs_company(a.card):
+            raise IllegalAction("the Ace is played only together with a second card (with)")
         _in_hand(s, seat, a.card)
-        if a.choose < 0 and takes_choice(a.card, rs.family) and len(s.hands[seat]) > 1:
+        last, left = (a.card, 1) if a.card2 < 0 else (a.card2, 2)
+        if a.card2 >= 0:
+            rest = list(s.hands[seat])
+            rest.remove(a.card)
+            if a.card2 not in rest:
+                raise CardNotInHand(f"{rs.family.name(a.card2)} is not in the hand")
+        if a.choose < 0 and takes_choice(last, rs.family) and len(s.hands[seat]) > left:
             raise BadRequest("QUAL NAIPE? a Jack or a wild needs a suit or colour")
         if a.card not in playable_now(s, seat):
             raise IllegalCard(f"{rs.family.name(a.card)} may not be played now")
+        if a.card2 >= 0 and a.card2 not in rs.company(s.hands[seat], a.card):
+            raise IllegalCard(f"{rs.family.name(a.card2)} does not fit on the Ace")
     elif kind == DRAW:
         if not may_draw(s, playable_now(s, seat)):
             raise IllegalAction("drawing is not allowed now")

@@ -47,15 +47,19 @@ def legal_actions(s: State, seat: Seat) -> Iterator[Action]:
             yield Action(CHOOSE, seat, choose=suit)
         return
     playable = playable_now(s, seat)
+    singles = playable
+    if rs.ace_company:
+        singles = [c for c in playable if not rs.needs_company(c)]
+        yield from _with_company(s, seat, [c for c in playable if rs.needs_company(c)])
     if n_hand > 2:
-        for card in playable:
+        for card in singles:
             if rs.chooses[card]:
                 for suit in range(4):
                     yield _new(Action, (PLAY, seat, card, suit, None, -1, -1))
             else:
                 yield _new(Action, (PLAY, seat, card, -1, None, -1, -1))
     else:
-        for card in playable:
+        for card in singles:
             required = required_call(s, seat, card, n_hand, n_hand - 1)
             calls = (None,) if required is None else (required, None)
             suits = range(4) if n_hand > 1 and rs.chooses[card] else (-1,)
@@ -78,6 +82,20 @@ def legal_actions(s: State, seat: Seat) -> Iterator[Action]:
                 required = required_call(s, seat, card, n_hand, n_hand - 2)
                 for call in (None,) if required is None else (required, None):
                     yield Action(DOUBLE, seat, card, announce=call, card2=card)
+
+
+def _with_company(s: State, seat: Seat, aces: list[Card]) -> Iterator[Action]:
+    """``ace_with_company``: each Ace with each companion that fits (its suit, its call judged after both)."""
+    rs = s.rs
+    hand = s.hands[seat]
+    after = len(hand) - 2
+    for ace in aces:
+        for card in rs.company(hand, ace):
+            required = required_call(s, seat, card, after + 1, after)
+            suits = range(4) if after > 0 and rs.chooses[card] else (-1,)
+            for suit in suits:
+                for call in (None,) if required is None else (required, None):
+                    yield Action(PLAY, seat, ace, suit, call, card2=card)
 
 
 def _burn_calls(s: State, card: Card, n_hand: int) -> tuple[str | None, ...]:

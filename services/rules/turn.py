@@ -14,7 +14,17 @@ from services.rules.state import State
 
 
 def playable_now(s: State, seat: Seat) -> list[Card]:
-    """The distinct cards the seat on turn may play in its current phase."""
+    """The distinct cards the seat on turn may play in its current phase.
+
+    A card that needs company (``ace_with_company``) is among them only when a companion fits.
+    """
+    if s.rs.ace_company:
+        rs, hand = s.rs, s.hands[seat]
+        return [c for c in _playable(s, seat) if not rs.needs_company(c) or rs.company(hand, c)]
+    return _playable(s, seat)
+
+
+def _playable(s: State, seat: Seat) -> list[Card]:
     phase = s.phase
     if phase is NORMAL or phase is BURNED:
         return s.rs.playable_cards(s, set(s.hands[seat]))

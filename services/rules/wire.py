@@ -59,6 +59,9 @@ def action_from_pb(msg: actions_pb2.Action, family: Family) -> Action:
         raw["cards"] = list(msg.cards)
     if msg.choose:
         raw["choose"] = msg.choose
+    companion = getattr(msg, "with")  # ``with`` is a Python keyword
+    if companion:
+        raw["with"] = companion
     if msg.announce:
         raw["announce"] = msg.announce
     if msg.HasField("target"):

@@ -17,6 +17,7 @@ TABLES: list[tuple[str, int, dict[str, Any]]] = [
     ("classic32", 3, {"eight_bounce": True, "nine_draws": 3, "mau_mau_call": "always"}),
     ("classic52", 4, {}),
     ("classic52", 8, {"ace": "skip_all", "seven_chain_limit": 1}),
+    ("classic32", 3, {"ace_with_company": True, "seven_draws": 0}),
     ("candeias", 4, {}),
     ("candeias", 2, {"nine_draws": 3, "jack_on_jack": False}),
     ("colors108", 4, {}),

@@ -10,23 +10,29 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from services.rules.actions import ANNOUNCEMENTS, KINDS, Action, parse_action
+from services.rules.cards import RA, rank
 from services.rules.decider import deal, decide, evolve
 from services.rules.engine import check, legal_actions, new_match, required_call
 from services.rules.errors import RuleError
+from services.rules.phases import Pending
 from services.rules.record import to_record
 from services.rules.state import State
 from services.rules.views import view
 
 MAX_ACTIONS = 60_000  # random play is long-winded (half the calls are forgotten); real rounds are far shorter
 
+ACE, SEVEN = {"ace_with_company": True}, {"seven_draws": 0}
 games = st.sampled_from([
-    ("classic32", 2), ("classic32", 3), ("classic32", 4), ("classic52", 2), ("classic52", 4), ("classic52", 7),
-    ("candeias", 2), ("candeias", 3), ("candeias", 5), ("colors108", 2), ("colors108", 4), ("colors108", 10),
+    ("classic32", 2, {}), ("classic32", 3, {}), ("classic32", 4, {}), ("classic52", 2, {}), ("classic52", 4, {}),
+    ("classic52", 7, {}), ("candeias", 2, {}), ("candeias", 3, {}), ("candeias", 5, {}), ("colors108", 2, {}),
+    ("colors108", 4, {}), ("colors108", 10, {}),
+    ("classic32", 3, ACE), ("classic52", 4, {**ACE, **SEVEN}), ("classic32", 2, {**ACE, "hand_size": 7}),
+    ("classic32", 4, SEVEN), ("candeias", 3, SEVEN),
 ])
 
 
-def _dealt(ruleset: str, seats: int, seed: int) -> State:
-    s = new_match(ruleset, seats)
+def _dealt(ruleset: str, seats: int, seed: int, options: dict[str, Any]) -> State:
+    s = new_match(ruleset, seats, options)
     hexseed = hashlib.sha256(str(seed).encode()).hexdigest()
     return evolve(s, deal(s, hexseed, "prop", 0))
 
@@ -42,6 +48,12 @@ def _all_legal(s: State) -> list[Action]:
 def _canonical(s: State, a: Action) -> Action:
     """The spelling legal_actions uses: no call where none is needed, no suit where none is asked."""
     hand = s.hands[a.seat]
+    if a.kind == "play" and a.card2 >= 0:  # an Ace with company: the call is judged after both cards
+        after = len(hand) - 2
+        needed = required_call(s, a.seat, a.card2, after + 1, after)
+        ok = needed is not None and (a.announce == needed or (a.announce is not None and s.rs.single_call))
+        choose = a.choose if after > 0 and s.rs.chooses[a.card2] else -1
+        return a._replace(announce=needed if ok else None, choose=choose)
     if a.kind == "double":
         before, after = len(hand), len(hand) - 2
     elif a.kind in ("play", "burn", "quick"):
@@ -68,6 +80,8 @@ def _random_request(s: State, rng: random.Random) -> dict[str, Any]:
         raw["card"] = card
     if kind == "double":
         raw["cards"] = [card, card]
+    if kind == "play" and rng.random() < 0.3:
+        raw["with"] = fam.name(rng.choice(s.hands[seat] or cards))
     if (kind in ("play", "choose") and rng.random() < 0.7) or rng.random() < 0.05:
         raw["choose"] = fam.suits[rng.randrange(4)]
     if rng.random() < 0.5:
@@ -113,10 +127,10 @@ def _check_view(s: State, seat: int | None) -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(games, st.integers(0, 10**9))
-def test_random_playouts_keep_every_invariant(game: tuple[str, int], seed: int) -> None:
-    ruleset, seats = game
+def test_random_playouts_keep_every_invariant(game: tuple[str, int, dict[str, Any]], seed: int) -> None:
+    ruleset, seats, options = game
     rng = random.Random(seed)
-    s = _dealt(ruleset, seats, seed)
+    s = _dealt(ruleset, seats, seed, options)
     total = _deck_size(s)
     steps = 0
     while not s.round_over:
@@ -127,6 +141,8 @@ def test_random_playouts_keep_every_invariant(game: tuple[str, int], seed: int) 
         assert len(legal_set) == len(legal), "legal_actions lists an action twice"
         for a in legal:
             check(s, a)  # every listed action is accepted
+            if a.kind == "play":  # an Ace goes with company exactly at the tables that say so
+                assert (a.card2 >= 0) == (s.rs.ace_company and rank(a.card) == RA), a
         before = to_record(s)
         for _ in range(3):
             raw = _random_request(s, rng)
@@ -147,6 +163,7 @@ def test_random_playouts_keep_every_invariant(game: tuple[str, int], seed: int) 
         assert sum(map(len, s.hands)) + len(s.stock) + len(s.discard) == total, "cards were not conserved"
         # the bots rebuild the pending kind from the top card alone
         assert not s.pending or s.rs.pending_kind(s.top) == s.pending_kind, "top and pending kind disagree"
+        assert s.rs.seven_draws or s.pending_kind is not Pending.SEVEN, "a plain 7 set a pending draw"
         steps += 1
     assert s.round_points is not None and len(s.round_points) == seats
     assert 0 <= s.round_winner < seats
@@ -155,10 +172,10 @@ def test_random_playouts_keep_every_invariant(game: tuple[str, int], seed: int) 
 
 @settings(max_examples=12, deadline=None)
 @given(games, st.integers(0, 10**9))
-def test_a_whole_match_ends_with_winners(game: tuple[str, int], seed: int) -> None:
-    ruleset, seats = game
+def test_a_whole_match_ends_with_winners(game: tuple[str, int, dict[str, Any]], seed: int) -> None:
+    ruleset, seats, options = game
     rng = random.Random(seed)
-    s = new_match(ruleset, seats, {"target_points": 30} if ruleset != "candeias" else {})
+    s = new_match(ruleset, seats, {**options, "target_points": 30} if ruleset != "candeias" else options)
     for round_no in range(40):
         s = evolve(s, deal(s, hashlib.sha256(f"{seed}:{round_no}".encode()).hexdigest(), "m", round_no))
         while not s.round_over:

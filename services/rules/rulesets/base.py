@@ -36,6 +36,8 @@ HOUSE_OPTIONS: dict[str, tuple[Any, ...] | None] = {
     "mau_mau_call": ("none", "always", "jack_only"),
     "mau_penalty": (1, 2),
     "hand_size": (5, 6, 7),
+    "ace_with_company": (True, False),
+    "seven_draws": (2, 0),
 }
 
 
@@ -84,6 +86,8 @@ class Ruleset:
         self.mau_mau_call: str = opts.get("mau_mau_call", "none")
         self.mau_penalty: int = opts.get("mau_penalty", 2)
         self.single_call = self.mau_mau_call == "none"
+        self.ace_company: bool = opts.get("ace_with_company", False)
+        self.seven_draws: int = opts.get("seven_draws", 2)
         self.configure(opts)
         self.points = [self.card_points(c) for c in CARD_SPACE]
         self.chooses = [takes_choice(c, self.family) for c in CARD_SPACE]
@@ -124,6 +128,14 @@ class Ruleset:
     def playable_cards(self, s: State, cards: Iterable[Card]) -> list[Card]:
         """Those of ``cards`` that may be played on the table as it is (a normal turn)."""
         raise NotImplementedError
+
+    def needs_company(self, card: Card) -> bool:
+        """Whether ``card`` may only be played together with a second card (``ace_with_company``)."""
+        return False
+
+    def company(self, hand: list[Card], card: Card) -> list[Card]:
+        """The distinct cards of ``hand`` (one copy of ``card`` set aside) that may go with ``card``."""
+        return []
 
     def effect(self, s: State, seat: Seat, card: Card, choose: Suit) -> tuple[Seat, Phase]:
         """Apply a played card that does not end the round; return the next seat and its phase."""

@@ -56,14 +56,24 @@ class French(Ruleset):
     def may_answer_seven(self, s: State) -> bool:
         return self.seven_stacking
 
+    def needs_company(self, card: Card) -> bool:
+        return self.ace_company and RANKS[card] == RA
+
+    def company(self, hand: list[Card], card: Card) -> list[Card]:
+        """On an Ace: its suit, another Ace, or a Jack (a Jack may always go on an Ace)."""
+        rest = list(hand)
+        rest.remove(card)
+        s, ranks, suits = SUITS[card], RANKS, SUITS
+        return [c for c in set(rest) if suits[c] == s or ranks[c] == RA or ranks[c] == RJ]
+
     def pending_kind(self, top: Card) -> Pending:
         return NINE if self.nine_draws and rank(top) == R9 else SEVEN
 
     def effect(self, s: State, seat: Seat, card: Card, choose: Suit) -> tuple[Seat, Phase]:
         r = RANKS[card]
         s.follow = choose if r == RJ and choose >= 0 else SUITS[card]
-        if r == R7:
-            s.pending += 2
+        if r == R7 and self.seven_draws:
+            s.pending += self.seven_draws
             s.pending_kind = SEVEN
             s.chain += 1
         elif r == R8:
@@ -125,6 +135,8 @@ class Classic52(French):
     def configure(self, opts: dict[str, Any]) -> None:
         self.low_rank = R7 if opts.get("deck", 52) == 32 else 0
         self.ace: str = opts.get("ace", "none")
+        if self.ace != "none" and self.ace_company:
+            raise OptionError("ace_with_company does not go with an Ace power")
         self.chain_limit: int | None = opts.get("seven_chain_limit")
         self.scoring = opts.get("scoring", "points") == "points"
         self.target = self.target or 100
@@ -191,6 +203,8 @@ class Candeias(French):
     def configure(self, opts: dict[str, Any]) -> None:
         if self.eight_bounce:
             raise OptionError("eight_bounce needs a ruleset where the 8 skips")
+        if self.ace_company:
+            raise OptionError("ace_with_company does not go with candeias' Ace, which skips")
         self.specials = [rank(c) in self._special_ranks or (self.nine_draws > 0 and rank(c) == R9)
                          for c in CARD_SPACE]
 
@@ -231,9 +245,9 @@ class Candeias(French):
             s.double_points = True
         elif r in (R8, RK):
             s.draw(s.previous_seat(seat), 2 if r == R8 else 1)
-        elif r == R7:
+        elif r == R7 and self.seven_draws:
             s.follow = SUITS[card]
-            s.pending += 2
+            s.pending += self.seven_draws
             s.pending_kind = SEVEN
             s.chain += 1
             s.finisher = seat
