@@ -8,8 +8,10 @@ but one is not offered), and adds the words a player reads, in pt-BR and English
 the data they label. The description is pure data, the same for everyone.
 
 >>> rs = {r["name"]: r for r in catalog()["rulesets"]}
->>> rs["classic32"]["seats"], rs["classic32"]["label"]["pt-BR"], rs["classic32"]["goal"]
-({'min': 2, 'max': 4}, 'Clássico 32', {'2': 200, '3': 300, '4': 400})
+>>> rs["classic32"]["seats"], rs["classic32"]["label"]["pt-BR"], rs["classic32"]["goal"]["4"]
+({'min': 2, 'max': 8}, 'Clássico 32', 400)
+>>> rs["classic32"]["turns"], rs["classic52"]["turns"]
+('counter_clockwise', 'clockwise')
 >>> jack = next(o for o in rs["classic32"]["options"] if o["name"] == "jack_on_jack")
 >>> jack["kind"], jack["default"], jack["on"], jack["off"], jack["house"]
 ('flag', False, True, False, True)
@@ -74,7 +76,11 @@ OPTION_LABELS: dict[str, Label] = {
 # offered as a choice of them (None: the option left unset).
 VALUE_LABELS: dict[str, dict[Any, Label]] = {
     "scoring": {"points": _l("Contar pontos (vence quem tiver menos)", "Keep score (lowest total wins)"),
-                "none": _l("Sem pontos: cada rodada é uma partida", "No points: each round is a match")},
+                "none": _l("Sem pontos: cada rodada é uma partida", "No points: each round is a match"),
+                "collect": _l("Quem bate leva os pontos das mãos dos outros (vence quem tiver mais)",
+                              "Whoever goes out collects the points left in the other hands (highest total wins)"),
+                "against": _l("Pontos contra: cada um anota os pontos da própria mão (vence quem tiver menos)",
+                              "Points against: everyone adds the points of their own hand (lowest total wins)")},
     "deck": {52: _l("52 cartas", "52 cards"), 32: _l("32 cartas (do 7 ao ás)", "32 cards (7 to ace)")},
     "ace": {"none": _l("sem efeito", "no effect"),
             "draw_one": _l("todos os outros compram 1", "everyone else draws 1"),
@@ -96,8 +102,10 @@ HINTS: dict[str, dict[str | None, Label]] = {
     "ace_with_company": {None: _l("A segunda carta tem de servir sobre o ás (mesmo naipe, outro ás ou um valete).",
                                   "The second card must fit on the Ace (same suit, another Ace or a Jack).")},
     "target_points": {
-        "classic32": _l("Padrão: 100 por jogador (200 com dois, 300 com três, 400 com quatro).",
-                        "Default: 100 per player (200 with two, 300 with three, 400 with four)."),
+        "classic32": _l("Padrão: 100 por jogador (200 com dois, 300 com três, 400 com quatro); "
+                        "com pontos contra, 100.",
+                        "Default: 100 per player (200 with two, 300 with three, 400 with four); "
+                        "with points against, 100."),
         "classic52": _l("A partida acaba quando alguém chega à meta; vence quem tiver menos pontos. Padrão: 100.",
                         "The match ends when someone reaches the goal; the lowest total wins. Default: 100."),
         "colors108": _l("Ganha quem chegar primeiro à meta. Padrão: 500.",
@@ -202,6 +210,8 @@ def describe(cls: type[Ruleset]) -> dict[str, Any]:
         "name": cls.name,
         "label": RULESET_LABELS.get(cls.name, _l(cls.name, cls.name)),
         "seats": {"min": cls.min_seats, "max": cls.max_seats},
+        # how a client draws direction +1: seats numbered to the right (counter-clockwise) or to the left
+        "turns": "clockwise" if cls.clockwise else "counter_clockwise",
         "options": options,
         "goal": goal if has_goal else None,
         "lowest_wins": cls.lowest_wins,

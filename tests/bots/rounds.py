@@ -18,6 +18,7 @@ TABLES: list[tuple[str, int, dict[str, Any]]] = [
     ("classic52", 4, {}),
     ("classic52", 8, {"ace": "skip_all", "seven_chain_limit": 1}),
     ("classic32", 3, {"ace_with_company": True, "seven_draws": 0}),
+    ("classic32", 7, {"scoring": "against"}),
     ("candeias", 4, {}),
     ("candeias", 2, {"nine_draws": 3, "jack_on_jack": False}),
     ("colors108", 4, {}),

@@ -8,9 +8,11 @@ from typing import Any
 import pytest
 
 from services.bots.knowledge import knowledge_from
+from services.bots.play import decide as bot_decide
 from services.bots.strategy import medium, strong
 from services.rules.actions import PLAY, Action
 from services.rules.cards import FRENCH
+from services.rules.decider import deal, decide, evolve
 from services.rules.engine import legal_actions, new_match, start_round
 from services.rules.state import State
 
@@ -64,3 +66,17 @@ def test_medium_values_a_plain_seven_as_a_plain_card() -> None:
     plain = _table(hands, "2H", ["3C"], "classic52", {"seven_draws": 0})
     assert FRENCH.name(medium(knowledge_from(attack, 0), random.Random(1)).card) == "7H"  # type: ignore[union-attr]
     assert FRENCH.name(medium(knowledge_from(plain, 0), random.Random(1)).card) == "9H"  # type: ignore[union-attr]
+
+
+def test_the_bots_play_a_two_deck_classic32_table_to_its_end() -> None:
+    s = new_match("classic32", 7, {"scoring": "against"})
+    s = evolve(s, deal(s, "ab" * 32, "t", 0))
+    rng = random.Random(5)
+    for _ in range(3000):
+        if s.round_over:
+            break
+        a = bot_decide(s, s.turn, "medium", rng, 1.0)
+        assert a is not None
+        for e in decide(s, a):
+            s = evolve(s, e)
+    assert s.round_over and s.round_points is not None and s.round_points[s.round_winner] == 0

@@ -27,7 +27,8 @@ games = st.sampled_from([
     ("classic52", 7, {}), ("candeias", 2, {}), ("candeias", 3, {}), ("candeias", 5, {}), ("colors108", 2, {}),
     ("colors108", 4, {}), ("colors108", 10, {}),
     ("classic32", 3, ACE), ("classic52", 4, {**ACE, **SEVEN}), ("classic32", 2, {**ACE, "hand_size": 7}),
-    ("classic32", 4, SEVEN), ("candeias", 3, SEVEN),
+    ("classic32", 4, SEVEN), ("candeias", 3, SEVEN), ("classic32", 6, {}), ("classic32", 8, {"scoring": "against"}),
+    ("classic32", 3, {"scoring": "against"}),
 ])
 
 

@@ -34,13 +34,14 @@ __all__ = ["AUTOMATIC", "CHALLENGE_MODE", "HOUSE_OPTIONS", "NEXT_PLAYER", "PLATF
 RULESETS: dict[str, type[Ruleset]] = {r.name: r for r in (Classic32, Classic52, Candeias, Colors108)}
 
 
-_MADE: dict[tuple[str, tuple[tuple[str, Any], ...]], Ruleset] = {}
+_MADE: dict[tuple[str, tuple[tuple[str, str, Any], ...]], Ruleset] = {}
 
 
 def make_ruleset(name: str, options: dict[str, Any]) -> Ruleset:
     """The ruleset ``name`` with ``options`` (shared: rulesets are immutable once built)."""
     try:
-        key = (name, tuple(sorted(options.items())))
+        # the type is part of the key: 1 == True hashes alike, but only one of them is a valid flag
+        key = (name, tuple(sorted((k, type(v).__name__, v) for k, v in options.items())))
         made = _MADE.get(key)
     except TypeError:  # an unhashable option value: let the ruleset refuse it
         key, made = None, None

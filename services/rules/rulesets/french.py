@@ -95,13 +95,26 @@ class Classic32(French):
 
     name = "classic32"
     low_rank = R7
+    max_seats = 8  # the site seats 2-4; "com mais de cinco pessoas, juntam-se dois baralhos"
+    clockwise = False  # "o jogo anda para a direita": to each player's right hand
     defaults: ClassVar[dict[str, Any]] = {"jack_on_jack": False}
+    extra_options: ClassVar[dict[str, tuple[Any, ...] | None]] = {"scoring": ("collect", "against")}
+
+    def configure(self, opts: dict[str, Any]) -> None:
+        # ``against``: every hand but the winner's counts against its holder; the lowest total wins
+        self.against = opts.get("scoring", "collect") == "against"
+        self.lowest_wins = self.against
+
+    def deck(self, seats: int) -> list[Card]:
+        return french_deck(R7, 2 if seats >= 6 else 1)
 
     def card_points(self, card: Card) -> int:
         r = rank(card)
         return {RJ: 20, RA: 11, RK: 10, RQ: 10, 8: 10}.get(r, r + 2)
 
     def score_round(self, s: State, winner: Seat, blocked: bool) -> list[int]:
+        if self.against:  # a blocked round alike: each hand but the winner's counts against it
+            return [0 if i == winner else self.hand_points(h) for i, h in enumerate(s.hands)]
         if not blocked:
             return super().score_round(s, winner, blocked)
         own = self.hand_points(s.hands[winner])
@@ -110,10 +123,10 @@ class Classic32(French):
         return pts
 
     def end_match(self, s: State, winner: Seat) -> None:
-        goal = self.target or 100 * s.n
+        goal = self.target or (100 if self.against else 100 * s.n)
         if max(s.scores) >= goal:
             s.match_over = True
-            s.match_winners = highest(s.scores)
+            s.match_winners = lowest(s.scores) if self.against else highest(s.scores)
 
 
 class Classic52(French):
@@ -121,6 +134,7 @@ class Classic52(French):
 
     name = "classic52"
     max_seats = 10
+    clockwise = True  # seed 003: "o jogo avança no sentido horário"
     announce_mode = CHALLENGE_MODE
     draw_anytime = False
     lowest_wins = True
