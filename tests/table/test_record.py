@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import random
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -91,37 +91,53 @@ async def test_a_stream_from_before_the_chain_still_folds_and_is_reported_unchai
     assert not verdict.ok and verdict.bad == 0 and str(verdict).startswith(f"seq {stored[0].seq}: unchained")
 
 
-def test_a_batch_the_engine_would_not_have_decided_is_named() -> None:
-    records = asyncio.run(_records())
-    stored = next(iter(records.values()))
-    tid = next(iter(records))
-    at = next(i for i, s in enumerate(stored) if s.batch.events[0].WhichOneof("body") == "action_taken"
-              and s.batch.events[0].action_taken.draws)
-    forged = events_pb2.EventBatch()
-    forged.CopyFrom(stored[at].batch)
-    forged.events[0].action_taken.draws[0].cards[0] = "AS" if forged.events[0].action_taken.draws[0].cards[0] != "AS" \
-        else "KS"
-    data = forged.SerializeToString()
-    rechained = [*stored[:at], Stored(stored[at].seq, forged, data)]
-    verdict = verify(tid, rechained)
-    assert verdict.bad == at and "draws" in verdict.why, verdict
-
-
-_EXPORT: dict[str, bytes] = {}
-
-
-async def _records() -> dict[str, list[Stored]]:
-    with jetstream_server() as server:
-        return await played(server.url, ("classic32",), 80)
+_PLAYED: dict[str, list[Stored]] = {}
 
 
 @pytest.fixture(scope="module")
-def export() -> Iterator[bytes]:
-    if not _EXPORT:
-        records = asyncio.run(_records())
-        (tid, stored), = records.items()
-        _EXPORT["text"] = b"".join(lines(tid, stored, KEY))
-    yield _EXPORT["text"]
+def table() -> tuple[str, list[Stored]]:
+    """One table played for 80 moves, stored on a JetStream of its own (shared by the tests of this module)."""
+    if not _PLAYED:
+        with jetstream_server() as server:
+            _PLAYED.update(asyncio.run(played(server.url, ("classic32",), 80)))
+    ((tid, stored),) = _PLAYED.items()
+    return tid, stored
+
+
+def _forged(stored: list[Stored], at: int, change: Callable[[events_pb2.EventBatch], None]) -> list[Stored]:
+    """The records up to ``at``, whose batch is changed and stored again, chained as before."""
+    batch = events_pb2.EventBatch()
+    batch.CopyFrom(stored[at].batch)
+    change(batch)
+    return [*stored[:at], Stored(stored[at].seq, batch, batch.SerializeToString())]
+
+
+def test_a_draw_the_engine_would_not_have_made_is_named(table: tuple[str, list[Stored]]) -> None:
+    tid, stored = table
+    at = next(i for i, s in enumerate(stored) if s.batch.events[0].action_taken.draws)
+
+    def other_card(b: events_pb2.EventBatch) -> None:
+        cards = b.events[0].action_taken.draws[0].cards
+        cards[0] = "AS" if cards[0] != "AS" else "KS"
+
+    verdict = verify(tid, _forged(stored, at, other_card))
+    assert verdict.bad == at and "action_taken.draws" in verdict.why, verdict
+
+
+def test_a_batch_of_an_engine_this_one_does_not_reproduce_is_named(table: tuple[str, list[Stored]]) -> None:
+    tid, stored = table
+
+    def older(b: events_pb2.EventBatch) -> None:
+        b.engine_version = "0"
+
+    verdict = verify(tid, _forged(stored, 5, older))
+    assert verdict.bad == 5 and "engine version '0'" in verdict.why, verdict
+
+
+@pytest.fixture(scope="module")
+def export(table: tuple[str, list[Stored]]) -> bytes:
+    tid, stored = table
+    return b"".join(lines(tid, stored, KEY))
 
 
 def test_an_untouched_export_verifies_and_another_key_does_not(export: bytes) -> None:
