@@ -114,6 +114,11 @@ async def index(request: web.Request) -> web.FileResponse:
     return web.FileResponse(STATIC / "index.html")
 
 
+async def learn(request: web.Request) -> web.StreamResponse:
+    """``/aprenda`` and ``/learn``: short addresses of the Aprenda pages (static files, gateway/static/aprenda/)."""
+    raise web.HTTPFound("/static/aprenda/en/index.html" if request.path == "/learn" else "/static/aprenda/index.html")
+
+
 async def healthz(request: web.Request) -> web.Response:
     return web.json_response({"ok": True})
 
@@ -162,7 +167,8 @@ def make_app(cfg: Settings, origins: frozenset[str]) -> web.Application:
     accounts_api.setup(app, cfg, _origin_ok)  # its session middleware first: the rate limits count sessions
     ratelimit.setup(app, cfg)
     app.add_routes([*routes(), web.get("/ws", websocket), web.get("/healthz", healthz), web.get("/readyz", readyz),
-                    web.get("/", index), web.get("/m/{table_id}", index), web.static("/static", STATIC)])
+                    web.get("/", index), web.get("/m/{table_id}", index), web.get("/aprenda", learn),
+                    web.get("/learn", learn), web.static("/static", STATIC)])
     return app
 
 

@@ -92,6 +92,10 @@ async def test_every_page_is_served_with_its_headers_and_every_internal_link_res
                 async with g.http.get(base + url) as r:
                     assert r.status == 200, f"{path}: {link} -> {r.status}"
                 checked.add(url)
+        for short, hub in (("/aprenda", "/static/aprenda/index.html"), ("/learn", "/static/aprenda/en/index.html")):
+            async with g.http.get(base + short, allow_redirects=False) as r:
+                assert (r.status, r.headers["Location"]) == (302, hub)
+                assert r.headers.get("X-Frame-Options") == "DENY"
         # each ruleset's page offers that ruleset at the table, and its tutorial
         for path, page in parsed.items():
             rs = Path(path).stem
