@@ -68,8 +68,8 @@ def verify(table_id: str, records: Sequence[Stored]) -> Verdict:
             _chained(stored, previous, previous_seq)
             _decided(t, stored)
         except Bad as b:
-            at = i - 1 if b.earlier else i
-            return Verdict(at, events - (len(records[at].batch.events) if b.earlier else 0), at,
+            at = i - 1 if b.earlier and i > 0 else i
+            return Verdict(at, events - (len(records[at].batch.events) if at < i else 0), at,
                            f"seq {records[at].seq}", str(b))
         previous, previous_seq = stored.digest or b"", stored.seq
         events += len(stored.batch.events)
