@@ -68,7 +68,7 @@ def verify(table_id: str, records: Sequence[Stored]) -> Verdict:
             _chained(stored, previous, previous_seq)
             _decided(t, stored)
         except Bad as b:
-            at = i - 1 if b.earlier and i > 0 else i
+            at = i - 1 if b.earlier else i
             return Verdict(at, events - (len(records[at].batch.events) if at < i else 0), at,
                            f"seq {records[at].seq}", str(b))
         previous, previous_seq = stored.digest or b"", stored.seq
@@ -84,8 +84,10 @@ def _chained(stored: Stored, previous: bytes, previous_seq: int) -> None:
         raise Bad("unchained: stored before batches named the one before them")
     if b.previous != previous:
         raise Bad("does not follow the record before it (its previous hash differs)")
+    if b.previous_seq != previous_seq and previous_seq == 0:
+        raise Bad(f"the first record names seq {b.previous_seq} before it")
     if b.previous_seq != previous_seq:  # this one follows the bytes before it: that record's sequence is wrong
-        raise Bad(f"the next record follows seq {b.previous_seq}", earlier=True)
+        raise Bad(f"the record after it names it seq {b.previous_seq}", earlier=True)
     if stored.seq <= previous_seq:
         raise Bad(f"comes after seq {previous_seq} in the stream")
     if b.engine_version not in REPRODUCED:
