@@ -80,3 +80,10 @@ def test_the_bots_play_a_two_deck_classic32_table_to_its_end() -> None:
         for e in decide(s, a):
             s = evolve(s, e)
     assert s.round_over and s.round_points is not None and s.round_points[s.round_winner] == 0
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_strong_sheds_an_ace_with_company_against_a_player_about_to_go_out(seed: int) -> None:
+    s = _table([["AD", "10D", "9C", "KS"], ["8H"]], "8D", ["7C", "7S", "QC", "KC"], options=ACE)
+    a = strong(knowledge_from(s, 0), random.Random(seed), budget_ms=5000.0, max_worlds=60)
+    assert a is not None and a.card2 >= 0 and FRENCH.name(a.card) == "AD"
