@@ -52,7 +52,7 @@ def _dealt(ev: events_pb2.Event, seat: int | None) -> dict[str, Any]:
 def _action(ev: events_pb2.Event, seat: int | None) -> dict[str, Any]:
     a = ev.action_taken
     action: dict[str, Any] = {"seat": a.action.seat, "do": a.action.do}
-    for key in ("card", "choose", "announce"):
+    for key in ("card", "with", "choose", "announce"):  # "with": the card played together with an Ace
         if getattr(a.action, key):
             action[key] = getattr(a.action, key)
     if a.action.cards:

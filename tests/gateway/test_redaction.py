@@ -10,8 +10,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gateway.redact import events_frame, state_frame, table_info
-from maumau.v1 import events_pb2, table_pb2
+from gateway.redact import events_frame, redact_event, state_frame, table_info
+from maumau.v1 import actions_pb2, events_pb2, table_pb2
 from services.rules.decider import deal, decide
 from services.rules.engine import legal_actions
 from services.rules.wire import event_to_pb
@@ -113,3 +113,10 @@ def test_the_table_says_who_ended_its_match_to_a_reloaded_client() -> None:
     ended = Table("t1", status="ended", end_reason="gave_up", ended_by=2)
     assert table_info(ended, "someone")["ended_by"] == 2
     assert table_info(Table("t2", status="playing"), "someone")["ended_by"] is None
+
+
+def test_an_ace_played_with_company_shows_both_cards() -> None:
+    ev = events_pb2.Event(type="ActionTaken")
+    ev.action_taken.action.CopyFrom(actions_pb2.Action(**{"seat": 1, "do": "play", "card": "AH", "with": "9H"}))
+    shown = redact_event(ev, None)
+    assert shown["action"] == {"seat": 1, "do": "play", "card": "AH", "with": "9H"}
