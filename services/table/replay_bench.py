@@ -34,7 +34,7 @@ from maumau.v1 import table_pb2
 from services.rules import bench as engine_bench
 from services.rules.engine import legal_actions
 from services.rules.wire import action_to_pb
-from services.runtime.lifecycle import tune_gc
+from services.runtime.lifecycle import run as run_service
 from services.table.client import send
 from services.table.domain import Status, Table
 from services.table.repository import Repository, tables
@@ -85,13 +85,12 @@ async def _play(nc: NATS, repo: Repository[Table], tid: str, rng: random.Random,
 
 def _started(everyone: threading.Barrier) -> None:
     """A worker's start: none takes a task before all have imported their modules (a second or so each)."""
-    tune_gc()
     everyone.wait()
 
 
 def _verify_tables(nats_url: str, ids: list[str]) -> tuple[bool, int]:
     """In a worker process: read each table from JetStream and verify it; whether all verify, and their events."""
-    return asyncio.run(_read_and_verify(nats_url, ids))
+    return run_service(_read_and_verify(nats_url, ids))  # as the services run: uvloop, the collector tuned
 
 
 async def _read_and_verify(nats_url: str, ids: list[str]) -> tuple[bool, int]:
