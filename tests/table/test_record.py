@@ -29,7 +29,8 @@ KEY = Ed25519PrivateKey.generate()
 
 
 async def play(p: Platform, tid: str, moves: int, seed: int = 1, deals: int | None = None) -> None:
-    """Random legal moves by whoever is on turn, the next round and a rematch when they are due (until ``deals``)."""
+    """Random legal moves (a card when there is one) by whoever is on turn, the next round and a rematch when
+    they are due (until ``deals``)."""
     repo, rng = tables(p.store), random.Random(seed)
     for _ in range(moves):
         t = await repo.get(tid)
@@ -42,6 +43,7 @@ async def play(p: Platform, tid: str, moves: int, seed: int = 1, deals: int | No
             reply = await p.send(tid, "alice", next_round=table_pb2.NextRound())
         else:
             options = list(legal_actions(t.match, t.match.turn))
+            options = [a for a in options if a.kind == "play"] or options  # rounds that end: random play may not
             action = action_to_pb(options[rng.randrange(len(options))], t.match.rs.family)
             reply = await p.send(tid, t.players[t.match.turn].identity, act=action)
         assert reply.WhichOneof("result") == "done", reply
