@@ -69,6 +69,8 @@ def _action(e: dict[str, Any], name: Callable[[int], str]) -> str:
     text = f"{name(a['seat'])} {_VERBS.get(a['do'], a['do'])}"
     if "card" in a:
         text += f" {a['card']}"
+    if "with" in a:  # ace_with_company: the card played together with an Ace
+        text += f" with {a['with']}"
     if "cards" in a:
         text += f" {_cards(a['cards'])}"
     if "choose" in a:
