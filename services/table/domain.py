@@ -23,7 +23,6 @@ from services.rules.wire import SCHEMA_VERSION, action_from_pb, action_to_pb, op
 from services.runtime.refusals import Refused
 from services.runtime.settings import ABSENCE_SECONDS, EXPIRY_SECONDS, REMATCH_SECONDS
 
-BOT_NAMES = {"classic32": (("Carmen", "strong"), ("Tito", "medium"), ("Luna", "weak"))}
 BOT_BY_LEVEL = (("Robô Ás", "strong"), ("Robô Valete", "medium"), ("Robô Sete", "weak"))
 RECENT_COMMANDS = 512  # command ids remembered per table, for re-sent commands
 
@@ -187,7 +186,8 @@ async def _fill_bots(t: Table, cmd: table_pb2.TableCommand, ctx: Context, seat: 
     if cmd.actor != t.creator:
         raise Refused("not_creator", "only the table's creator seats bots")
     taken = {p.name for p in t.players}
-    names = [nl for nl in BOT_NAMES.get(t.ruleset, BOT_BY_LEVEL) if nl[0] not in taken]
+    named = make_ruleset(t.ruleset, t.options).bot_names or BOT_BY_LEVEL
+    names = [nl for nl in named if nl[0] not in taken]
     if cmd.fill_bots.level:
         names = [(n, cmd.fill_bots.level) for n, _ in names]
     events = []

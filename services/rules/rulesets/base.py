@@ -57,6 +57,8 @@ class Ruleset:
     lowest_wins = False
     late_join_rounds = 0  # newcomers may join between rounds while fewer rounds than this were played
     random_first = False  # the first player of a round is drawn from its seed, not the seat after the dealer
+    # the bots' names and levels when they fill this table's seats (empty: the platform's robots)
+    bot_names: ClassVar[tuple[tuple[str, str], ...]] = ()
     clockwise = False  # how a client draws direction +1 (RULES.md: the client's business; most tables turn right)
     # How much playing a card of each rank hurts the other players (the bots' bonus for attacking)
     attacks: ClassVar[dict[int, int]] = {}
