@@ -17,7 +17,7 @@ from typing import Any
 
 import aiohttp
 
-from gateway.loadclient import Tab, Tally, new_session, percentile, rss_kib
+from gateway.loadclient import Tab, Tally, new_session, percentile, rss_kib, until
 from services.runtime.settings import SocketLimits
 
 CONCURRENCY = 32
@@ -57,15 +57,6 @@ async def _create_all(http: aiohttp.ClientSession, url: str, token: str, n: int)
     return list(await asyncio.gather(*(one() for _ in range(n))))
 
 
-async def _until(followed: Followed, done: Any, seconds: float) -> None:
-    deadline = time.perf_counter() + seconds
-    while not done() and time.perf_counter() < deadline:
-        followed.changed.clear()
-        try:
-            await asyncio.wait_for(followed.changed.wait(), deadline - time.perf_counter())
-        except TimeoutError:
-            break
-
 async def follow_idle_tables(http: aiohttp.ClientSession, url: str, n: int, seed: int, gateway_pid: int | None,
                              tally: Tally) -> Idle:
     """Create and follow ``n`` tables; the tabs go on following until stopped."""
@@ -80,7 +71,7 @@ async def follow_idle_tables(http: aiohttp.ClientSession, url: str, n: int, seed
     tabs = [Tab(http, url, await new_session(http, url, f"Olho{k}"), ids[i:i + per_socket], followed.on_frame, tally)
             for k, i in enumerate(range(0, n, per_socket))]
     running = [asyncio.create_task(tab.run()) for tab in tabs]
-    await _until(followed, lambda: len(followed.states) >= n, 60 + n / 100)
+    await until(followed.changed, lambda: len(followed.states) >= n, time.perf_counter() + 60 + n / 100)
     following = time.perf_counter()
     after = rss_kib(gateway_pid) if gateway_pid else 0
     sample = random.Random(seed).sample(created, min(SAMPLE, n))
@@ -91,7 +82,7 @@ async def follow_idle_tables(http: aiohttp.ClientSession, url: str, n: int, seed
         async with http.post(f"{url}/api/tables/{c['table_id']}/join", json={"invitation": c["invitation"]},
                              headers={"Authorization": f"Bearer {newcomer}"}):
             pass
-    await _until(followed, lambda: all(t in followed.events for t in sent), 30)
+    await until(followed.changed, lambda: all(t in followed.events for t in sent), time.perf_counter() + 30)
     delays = [followed.events[t] - s for t, s in sent.items() if t in followed.events]
     return Idle(tabs, running, {
         "idle_tables": n, "idle_tables_followed": len(followed.states), "idle_sockets_following": len(tabs),

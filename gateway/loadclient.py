@@ -160,3 +160,16 @@ def rss_kib(pid: int) -> int:
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
+
+
+async def until(changed: asyncio.Event, ready: Callable[[], bool], deadline: float) -> bool:
+    """Wait until ``ready()`` holds or ``deadline`` passes, woken by ``changed`` (checked after each wake-up)."""
+    while not ready():
+        changed.clear()
+        if ready():
+            return True
+        try:
+            await asyncio.wait_for(changed.wait(), max(0.01, deadline - time.perf_counter()))
+        except TimeoutError:
+            return ready()
+    return True

@@ -35,7 +35,7 @@ from typing import Any
 import aiohttp
 
 from gateway.idletables import follow_idle_tables
-from gateway.loadclient import Tab, Tally, new_session, percentile, rss_kib
+from gateway.loadclient import Tab, Tally, new_session, percentile, rss_kib, until
 from services.runtime.settings import RateLimits
 from services.up import running_platform
 
@@ -122,19 +122,6 @@ async def _table(http: aiohttp.ClientSession, url: str, players: int, k: int, ta
     return table
 
 
-async def _until(table: Table, ready: Callable[[], bool], deadline: float) -> bool:
-    """Wait until ``ready()`` holds, woken by any frame for the table (checked after each wake-up)."""
-    while not ready():
-        table.changed.clear()
-        if ready():
-            return True
-        try:
-            await asyncio.wait_for(table.changed.wait(), max(0.01, deadline - time.perf_counter()))
-        except TimeoutError:
-            return ready()
-    return True
-
-
 def _mover(table: Table) -> int | None:
     return next((seat for seat, v in enumerate(table.views) if v and v.get("turn") is not None
                  and any(a["do"] != "challenge" for a in v.get("legal_actions", []))), None)
@@ -168,7 +155,7 @@ async def play_table(table: Table, measure: Measure, rng: random.Random, progres
         return _mover(table) is not None or bool(first and first.get("round_over"))
 
     while time.perf_counter() < deadline:
-        if not await _until(table, can_move, deadline):
+        if not await until(table.changed, can_move, deadline):
             return
         seat = _mover(table)
         if seat is None:  # between rounds, or a match played out: everyone goes on
@@ -195,7 +182,7 @@ async def play_table(table: Table, measure: Measure, rng: random.Random, progres
             await asyncio.sleep(0.01)
             continue
         seq: int = ack["seqs"][0]
-        if not await _until(table, lambda seq=seq: table.seen_by_all(seq), deadline + 10):  # type: ignore[misc]
+        if not await until(table.changed, lambda seq=seq: table.seen_by_all(seq), deadline + 10):  # type: ignore[misc]
             return
         if sent >= measure.start:
             seen = max(table.arrivals[seq])
@@ -262,6 +249,8 @@ async def _stop(tabs: list[Tab], running: list[asyncio.Task[None]]) -> None:
 
 async def _idle_sockets(http: aiohttp.ClientSession, url: str, plan: Plan, gateway_pid: int | None) -> dict[str, Any]:
     """Open ``idle_sockets`` sockets that follow nothing, and read what they cost the gateway."""
+    if not plan.idle_sockets:  # nothing to open, nothing to wait for (chaos, and tests, open none)
+        return {"idle_sockets": 0, "kib_per_socket": None}
     before = rss_kib(gateway_pid) if gateway_pid else 0
     sockets = [await http.ws_connect(f"{url.replace('http', 'ws', 1)}/ws?token=idle{i}x{plan.seed}")
                for i in range(plan.idle_sockets)]
@@ -270,8 +259,7 @@ async def _idle_sockets(http: aiohttp.ClientSession, url: str, plan: Plan, gatew
     for ws in sockets:
         await ws.close()
     return {"idle_sockets": plan.idle_sockets,
-            "kib_per_socket": round((after - before) / plan.idle_sockets, 1) if gateway_pid and plan.idle_sockets
-            else None}
+            "kib_per_socket": round((after - before) / plan.idle_sockets, 1) if gateway_pid else None}
 
 
 async def _tick(progress: Progress) -> None:
