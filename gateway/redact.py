@@ -19,7 +19,8 @@ def table_info(t: Table, identity: str, seat: int | None = None) -> dict[str, An
     seat = t.seat_of(identity) if seat is None else seat
     info: dict[str, Any] = {
         "table_id": t.table_id, "ruleset": t.ruleset, "options": t.options, "seats": t.capacity,
-        "status": t.status, "players": [{"name": p.name, "bot": p.bot} for p in t.players],
+        "status": t.status, "category": t.category if t.match_no else t.seated_category(),
+        "players": [{"name": p.name, "bot": p.bot} for p in t.players],
         "my_seat": seat, "creator": t.creator == identity, "match_no": t.match_no, "winners": t.winners,
         "end_reason": t.end_reason, "ended_by": t.ended_by if t.ended_by >= 0 else None,
         "absent_seat": t.absent_seat if t.absent_seat >= 0 else None,
@@ -91,7 +92,7 @@ _REDACT: dict[str, Callable[[events_pb2.Event, int | None], dict[str, Any]]] = {
     "table_created": lambda ev, _: {"ruleset": ev.table_created.ruleset, "seats": ev.table_created.seats},
     "player_joined": _joined,
     "player_left": lambda ev, _: {"seat": ev.player_left.seat},
-    "match_started": lambda ev, _: {"match_no": ev.match_started.match_no},
+    "match_started": lambda ev, _: {"match_no": ev.match_started.match_no, "category": ev.match_started.category},
     "match_ended": _match_ended,
     "rematch_voted": lambda ev, _: {"seat": ev.rematch_voted.seat, "accept": ev.rematch_voted.accept},
     "absence_noticed": lambda ev, _: {"seat": ev.absence_noticed.seat},

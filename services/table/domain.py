@@ -37,6 +37,13 @@ class Status(StrEnum):
     ENDED = "ended"  # given up, an absence, or expired
 
 
+class Category(StrEnum):
+    """What a match counts for in the rankings, fixed at its start."""
+
+    OFFICIAL = "official"  # people only
+    TRAINING = "training"  # a bot seated
+
+
 @dataclass
 class Player:
     identity: str
@@ -55,6 +62,7 @@ class Table:
     creator: str = ""
     players: list[Player] = field(default_factory=list)
     status: Status = Status.NONE
+    category: Category = Category.OFFICIAL  # the match's (or the last one's), fixed at its start
     match: State | None = None
     match_no: int = 0
     round_no: int = 0  # deals so far at this table: the next deal's number
@@ -71,6 +79,10 @@ class Table:
 
     def seat_of(self, identity: str) -> int:
         return next((i for i, p in enumerate(self.players) if p.identity == identity), -1)
+
+    def seated_category(self) -> Category:
+        """What a match started now would count for: official when only people are seated."""
+        return Category.TRAINING if any(p.bot for p in self.players) else Category.OFFICIAL
 
 
 class Rules(Protocol):
@@ -212,7 +224,8 @@ async def _start_match(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> l
     rs = make_ruleset(t.ruleset, t.options)
     if len(t.players) < rs.min_seats:
         raise Refused("not_enough_players", f"{t.ruleset} needs at least {rs.min_seats} players")
-    started = envelope(cmd, ctx.now, match_started=table_pb2.MatchStarted(match_no=t.match_no + 1))
+    started = envelope(cmd, ctx.now, match_started=table_pb2.MatchStarted(match_no=t.match_no + 1,
+                                                                         category=t.seated_category()))
     fresh = new_match(rs, len(t.players))
     return [started, await _deal(t, cmd, ctx, fresh)]
 
@@ -348,6 +361,7 @@ def _left(t: Table, ev: events_pb2.Event) -> None:
 def _match_started(t: Table, ev: events_pb2.Event) -> None:
     t.match = new_match(make_ruleset(t.ruleset, t.options), len(t.players))
     t.match_no = ev.match_started.match_no
+    t.category = Category(ev.match_started.category or t.seated_category())  # stored before categories: as now
     t.status, t.end_reason, t.winners, t.rematch, t.rematch_closed = Status.PLAYING, "", [], set(), False
     t.ended_by = -1
 
