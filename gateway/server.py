@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import web
 
-from gateway import accounts_api, headers, ratelimit
+from gateway import accounts_api, headers, rankings_api, ratelimit
 from gateway.feeds import Feeds, following
 from gateway.http_api import DB_KEY, NATS_KEY, SIGNING_KEY, TABLES_KEY, bearer, identity_or_401, routes
 from gateway.identity import clean_name
@@ -166,6 +166,7 @@ def make_app(cfg: Settings, origins: frozenset[str]) -> web.Application:
     app.cleanup_ctx.extend([nats_ctx, db_ctx])
     accounts_api.setup(app, cfg, _origin_ok)  # its session middleware first: the rate limits count sessions
     ratelimit.setup(app, cfg)
+    rankings_api.setup(app, cfg.time_zone)
     app.add_routes([*routes(), web.get("/ws", websocket), web.get("/healthz", healthz), web.get("/readyz", readyz),
                     web.get("/", index), web.get("/m/{table_id}", index), web.get("/aprenda", learn),
                     web.get("/learn", learn), web.static("/static", STATIC)])

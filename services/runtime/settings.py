@@ -18,6 +18,7 @@ CHAT_MAX_CHARS = 300
 CHAT_RATE = "5/10"  # lines a player may write per seconds, at one table (per replica)
 SIGNING_KEY = ".data/signing-key.pem"  # the platform's Ed25519 key, which signs exports (services/runtime/signing.py)
 SESSION_SECONDS = 30 * 24 * 3600.0  # an account session lasts this long from its sign-in
+TIME_ZONE = "America/Sao_Paulo"  # the platform's days, weeks and months, for the rankings' periods
 
 
 def parse_rate(value: str) -> tuple[int, float]:
@@ -104,6 +105,7 @@ class Settings:
     rate_limits: RateLimits = field(default_factory=RateLimits)
     socket_limits: SocketLimits = field(default_factory=SocketLimits)
     signing_key: str = SIGNING_KEY  # MAUMAU_SIGNING_KEY: a file path
+    time_zone: str = TIME_ZONE  # MAUMAU_TIME_ZONE: an IANA zone name
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -126,4 +128,5 @@ class Settings:
             rate_limits=RateLimits.from_env(),
             socket_limits=SocketLimits.from_env(),
             signing_key=os.environ.get("MAUMAU_SIGNING_KEY") or SIGNING_KEY,
+            time_zone=os.environ.get("MAUMAU_TIME_ZONE") or TIME_ZONE,
         )

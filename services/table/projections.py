@@ -33,7 +33,7 @@ directory = Table(
     Column("ruleset", String(16), nullable=False),
     Column("options", JSON, nullable=False),
     Column("capacity", Integer, nullable=False),
-    Column("status", String(16), nullable=False),
+    Column("status", String(16), nullable=False, index=True),
     Column("players", JSON, nullable=False),
     Column("on_turn", Integer),
     Column("match_no", Integer, nullable=False),
@@ -75,8 +75,6 @@ positions = Table(
     Column("name", String(32), primary_key=True),
     Column("seq", BigInteger, nullable=False),
 )
-
-PROJECTED = (directory, results, invitations, seats, positions)
 
 
 def invitation_hash(token: str) -> str:
@@ -143,12 +141,17 @@ async def project(conn: AsyncConnection, t: domain.Table, batch: events_pb2.Even
     writes = (_ON_EVENT.get(ev.WhichOneof("body") or "") for ev in batch.events)
     for write in dict.fromkeys(w for w in writes if w is not None):  # each once per batch, in order
         await write(conn, t, when)
-    if t.status in (Status.OVER, Status.ENDED) and not was_over and t.match_no:
+    if finished(t, was_over):
         await conn.execute(results.insert().values(
             table_id=t.table_id, match_no=t.match_no, ruleset=t.ruleset,
             players=[p.name for p in t.players], scores=list(t.match.scores) if t.match is not None else [],
             winners=t.winners, ended_by=t.end_reason or "played", ended_at=when))
     return when
+
+
+def finished(t: domain.Table, was_over: bool) -> bool:
+    """Whether the batch just folded into ``t`` ended its match (a later expiry of a played-out one does not)."""
+    return t.status in (Status.OVER, Status.ENDED) and not was_over and t.match_no > 0
 
 
 async def _created(conn: AsyncConnection, t: domain.Table, when: datetime) -> None:

@@ -6,6 +6,8 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
 
 from nats.aio.msg import Msg
 from nats.js import JetStreamContext
@@ -16,11 +18,12 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from maumau.v1 import events_pb2
 from services.accounts.projections import DURABLE as ACCOUNTS_DURABLE
-from services.accounts.projections import accounts
 from services.accounts.store import STREAM as ACCOUNTS_STREAM
+from services.rankings.periods import zone
+from services.rankings.projection import record, seat_rows
 from services.runtime.consuming import consume
 from services.table.domain import Status, Table
-from services.table.projections import PROJECTED, finish, metadata, migrate, position, project
+from services.table.projections import finish, finished, metadata, migrate, position, project
 from services.table.repository import tables
 from services.table.store import STREAM, SUBJECTS, EventStore, Stored
 
@@ -55,10 +58,11 @@ class Patient:
 
 
 class Projector(Patient):
-    def __init__(self, js: JetStreamContext, engine: AsyncEngine, cache_size: int = 2000):
+    def __init__(self, js: JetStreamContext, engine: AsyncEngine, cache_size: int = 2000, tz: ZoneInfo | None = None):
         self.js = js
         self.engine = engine
         self.tables = tables(EventStore(js), cache_size)
+        self.tz = tz or zone()  # the platform's days, for the rankings' periods
 
     async def apply(self, seq: int, table_id: str, batch: events_pb2.EventBatch) -> bool:
         """Project one stored batch; False when it was projected already."""
@@ -67,6 +71,7 @@ class Projector(Patient):
     async def apply_many(self, stored: list[tuple[int, str, events_pb2.EventBatch]]) -> int:
         """Project stored batches (in stream order) in one transaction; how many were new."""
         touched: dict[str, tuple[Table, datetime]] = {}
+        ended: list[dict[str, Any]] = []  # the seats of the matches these batches end, as they ended
         try:
             async with self.engine.begin() as conn:
                 known = last = await position(conn)
@@ -77,10 +82,14 @@ class Projector(Patient):
                     t = await self.tables.before(table_id, seq)
                     was_over = t.status in (Status.OVER, Status.ENDED)
                     self.tables.apply(t, Stored(seq, batch))
-                    touched[table_id] = (t, await project(conn, t, batch, was_over))
+                    when = await project(conn, t, batch, was_over)
+                    touched[table_id] = (t, when)
+                    if finished(t, was_over):
+                        ended += seat_rows(t, when)
                     last = seq
                     applied += 1
                 if touched:
+                    await record(conn, ended, self.tz)
                     await finish(conn, touched, last, known)
                 return applied
         except Exception:
@@ -115,7 +124,7 @@ class Projector(Patient):
 async def reset(engine: AsyncEngine, url: str, js: JetStreamContext) -> None:
     """Drop the projections (tables, accounts) and their consumers: the next run rebuilds them from the streams."""
     async with engine.begin() as conn:
-        await conn.run_sync(lambda c: metadata.drop_all(c, tables=[*PROJECTED, accounts], checkfirst=True))
+        await conn.run_sync(lambda c: metadata.drop_all(c, checkfirst=True))  # every projection: all are rebuilt
         await conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
     for stream, durable in ((STREAM, DURABLE), (ACCOUNTS_STREAM, ACCOUNTS_DURABLE)):
         try:

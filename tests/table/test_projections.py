@@ -11,18 +11,20 @@ from typing import Any
 
 import pytest
 from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
 from sqlalchemy import select, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from maumau.v1 import table_pb2
 from services.rules.wire import option_to_pb
 from services.table.projections import (
-    PROJECTED,
     alembic_config,
     directory,
     engine,
     invitation_hash,
     invitations,
+    metadata,
     migrate,
     results,
 )
@@ -42,7 +44,7 @@ async def database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncItera
     db = engine(url)
     await migrate(url)
     async with db.begin() as conn:  # a shared PostgreSQL may hold an earlier run's rows
-        for table in reversed(PROJECTED):
+        for table in reversed(metadata.sorted_tables):
             await conn.execute(table.delete())
     try:
         yield url, db
@@ -52,7 +54,8 @@ async def database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncItera
 
 async def _dump(db: AsyncEngine) -> dict[str, list[Any]]:
     async with db.connect() as conn:
-        return {t.name: sorted((tuple(r) for r in (await conn.execute(select(t))).all()), key=repr) for t in PROJECTED}
+        return {t.name: sorted((tuple(r) for r in (await conn.execute(select(t))).all()), key=repr)
+                for t in metadata.sorted_tables}
 
 
 async def _project_all(p: Platform, db: AsyncEngine) -> None:
@@ -161,3 +164,10 @@ async def test_an_event_projected_twice_counts_once(nats_url: str, database: tup
         fresh = Projector(p.client.jetstream(), db)  # a restarted projector, with nothing cached
         redelivered = await fresh.apply(stored[-1].seq, tid, stored[-1].batch)
     assert all(first) and not any(again) and not redelivered
+
+
+async def test_the_migrations_make_the_schema_the_code_reads(database: tuple[str, AsyncEngine]) -> None:
+    _, db = database
+    async with db.connect() as conn:
+        differences = await conn.run_sync(lambda c: compare_metadata(MigrationContext.configure(c), metadata))
+    assert differences == []

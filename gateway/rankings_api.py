@@ -1,0 +1,79 @@
+"""Rankings and players' profiles over HTTP (docs/protocol.md): read from the SQL projections.
+
+``GET /api/rankings?ruleset=R&category=official|training&period=today|week|month|season|all&page=N``
+and ``GET /api/players/{name}``. Both are public: a ranking shows names and avatars, a profile
+a player's statistics and last matches (with the tables they link to), as other players see them.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
+
+from aiohttp import web
+from sqlalchemy.exc import SQLAlchemyError
+
+from gateway.http_api import DB_KEY, json_error
+from services.accounts.names import normalise
+from services.rankings import queries
+from services.rankings.periods import Period, key, zone
+from services.rules.rulesets import RULESETS
+from services.table.domain import Category
+
+ZONE_KEY = web.AppKey("time_zone", ZoneInfo)
+MAX_PAGE = 1_000
+
+
+def _choice(request: web.Request, name: str, choices: list[str], default: str) -> str:
+    value = request.query.get(name, default)
+    if value not in choices:
+        raise json_error(400, "bad_request", f"{name} is one of {', '.join(choices)}")
+    return value
+
+
+def _page(request: web.Request) -> int:
+    raw = request.query.get("page", "0")
+    if not raw.isdigit() or int(raw) > MAX_PAGE:
+        raise json_error(400, "bad_request", f"page is a whole number from 0 to {MAX_PAGE}")
+    return int(raw)
+
+
+def _unavailable() -> web.HTTPException:
+    return json_error(503, "unavailable", "the rankings cannot be read right now; try again")
+
+
+async def get_rankings(request: web.Request) -> web.Response:
+    ruleset = _choice(request, "ruleset", sorted(RULESETS), "classic52")
+    category = _choice(request, "category", list(Category), Category.OFFICIAL)
+    period = Period(_choice(request, "period", list(Period), Period.ALL))
+    page, now, tz = _page(request), datetime.now(UTC), request.app[ZONE_KEY]
+    try:
+        async with request.app[DB_KEY].connect() as conn:
+            rows, more = await queries.ranking(conn, ruleset, category, period, now, tz, page)
+    except (SQLAlchemyError, OSError):
+        raise _unavailable() from None
+    return web.json_response({
+        "ruleset": ruleset, "category": category, "period": period, "period_key": key(period, now, tz), "page": page,
+        "more": more, "rows": [{"position": r.position, "name": r.name, "avatar": r.avatar, "wins": r.wins}
+                               for r in rows]})
+
+
+async def get_player(request: web.Request) -> web.Response:
+    name = request.match_info["name"]
+    try:
+        async with request.app[DB_KEY].connect() as conn:
+            account = await queries.account_by_name(conn, normalise(name))
+            if account is None:
+                raise json_error(404, "unknown_player", f"nobody is called {name!r}")
+            statistics = await queries.statistics(conn, account.identity)
+            history = await queries.history(conn, account.identity)
+    except (SQLAlchemyError, OSError):
+        raise _unavailable() from None
+    return web.json_response({"name": account.name, "avatar": account.avatar,
+                              "since": queries.utc(account.registered_at).isoformat(),
+                              "statistics": statistics, "history": history})
+
+
+def setup(app: web.Application, time_zone: str) -> None:
+    app[ZONE_KEY] = zone(time_zone)
+    app.add_routes([web.get("/api/rankings", get_rankings), web.get("/api/players/{name}", get_player)])

@@ -1,0 +1,1 @@
+"""Rankings, player statistics and history: projections of the tables' streams (docs/rankings.md)."""

@@ -1,0 +1,52 @@
+"""The ranking periods and the key of the period a moment falls in, in the platform's time zone.
+
+A day is a calendar day in the platform's zone (``America/Sao_Paulo`` by default), a week
+runs Monday to Sunday (ISO 8601), a month is a calendar month and a season a calendar
+quarter (January–March, April–June, July–September, October–December).
+
+>>> from datetime import datetime, UTC
+>>> list(keys(datetime(2026, 12, 1, 2, 30, tzinfo=UTC), zone("America/Sao_Paulo")).values())
+['2026-11-30', '2026-W49', '2026-11', '2026-T4', 'all']
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from functools import cache
+from zoneinfo import ZoneInfo
+
+from services.runtime.settings import TIME_ZONE
+
+
+class Period(StrEnum):
+    """The filters of the ranking: Hoje, Semana, Mês, Temporada, Histórico."""
+
+    TODAY = "today"
+    WEEK = "week"
+    MONTH = "month"
+    SEASON = "season"
+    ALL = "all"
+
+
+@cache
+def zone(name: str = TIME_ZONE) -> ZoneInfo:
+    return ZoneInfo(name)
+
+
+def keys(moment: datetime, tz: ZoneInfo) -> dict[Period, str]:
+    """The key of every period ``moment`` (aware) falls in: a match counts once in each.
+
+    >>> from datetime import datetime, UTC
+    >>> keys(datetime(2027, 1, 1, 12, tzinfo=UTC), zone())["week"]  # ISO years end with their weeks
+    '2026-W53'
+    """
+    local = moment.astimezone(tz)
+    year, week, _ = local.isocalendar()
+    return {Period.TODAY: f"{local:%Y-%m-%d}", Period.WEEK: f"{year}-W{week:02d}", Period.MONTH: f"{local:%Y-%m}",
+            Period.SEASON: f"{local.year}-T{(local.month - 1) // 3 + 1}", Period.ALL: "all"}
+
+
+def key(period: Period, moment: datetime, tz: ZoneInfo) -> str:
+    """The key of the ``period`` that holds ``moment``: what a ranking of "this week" reads."""
+    return keys(moment, tz)[period]
