@@ -246,7 +246,7 @@ def parser() -> argparse.ArgumentParser:
     table_sub = table.add_subparsers(dest="table_command", required=True)
     table_sub.add_parser("serve", help="answer table commands").set_defaults(func=_table_serve)
 
-    clock = sub.add_parser("clock", help="timers: turn timer, absence, expiry, rematch window")
+    clock = sub.add_parser("clock", help="timers: turn timer, absence, expiry")
     clock.add_subparsers(dest="clock_command", required=True).add_parser(
         "serve", help="fire the tables' timers").set_defaults(func=_clock_serve)
 

@@ -1,1 +1,1 @@
-"""The clock: durable timers derived from the tables' stream (turn timer, absence, expiry, rematch window)."""
+"""The clock: durable timers derived from the tables' stream (turn timer, absence, expiry)."""

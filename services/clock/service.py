@@ -26,7 +26,7 @@ from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError
 from nats.js.kv import KeyValue
 
 from maumau.v1 import events_pb2
-from services.clock.timers import Durations, Timer, timers
+from services.clock.timers import KINDS, Durations, Timer, timers
 from services.runtime.consuming import consume
 from services.table.client import send
 from services.table.repository import tables
@@ -45,7 +45,8 @@ def _encode(seq: int, pending: list[Timer]) -> bytes:
 
 def _decode(table_id: str, raw: bytes) -> tuple[int, list[Timer]]:
     d = json.loads(raw)
-    return int(d["seq"]), [Timer(kind, table_id, int(seq), float(due)) for kind, seq, due in d["timers"]]
+    return int(d["seq"]), [Timer(kind, table_id, int(seq), float(due)) for kind, seq, due in d["timers"]
+                           if kind in KINDS]  # an earlier version's "rematch" timer is dropped
 
 
 @dataclass

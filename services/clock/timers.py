@@ -2,7 +2,7 @@
 
 >>> from services.table.domain import Table
 >>> t = Table("t1", status="lobby", last_move=100.0, seq=3)
->>> [(x.kind, x.due) for x in timers(t, Durations(absence=10, expiry=50, rematch=5))]
+>>> [(x.kind, x.due) for x in timers(t, Durations(absence=10, expiry=50))]
 [('expiry', 150.0)]
 """
 
@@ -11,20 +11,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from maumau.v1 import table_pb2
-from services.runtime.settings import ABSENCE_SECONDS, EXPIRY_SECONDS, REMATCH_SECONDS
+from services.runtime.settings import ABSENCE_SECONDS, EXPIRY_SECONDS
 from services.table.domain import Table
+
+KINDS = frozenset({"turn", "absence", "expiry"})  # the timers this version runs
 
 
 @dataclass(frozen=True)
 class Durations:
     absence: float = ABSENCE_SECONDS
     expiry: float = EXPIRY_SECONDS
-    rematch: float = REMATCH_SECONDS
 
 
 @dataclass(frozen=True)
 class Timer:
-    kind: str  # turn, absence, expiry, rematch
+    kind: str  # turn, absence, expiry
     table_id: str
     seq: int  # the table's last sequence when the timer was set: a later move makes it stale
     due: float
@@ -41,8 +42,6 @@ class Timer:
             cmd.turn_timeout.seq = self.seq
         elif self.kind == "absence":
             cmd.notice_absence.seq = self.seq
-        elif self.kind == "rematch":
-            cmd.close_rematch.seq = self.seq
         else:
             cmd.expire.SetInParent()
         return cmd
@@ -60,6 +59,4 @@ def timers(t: Table, d: Durations) -> list[Timer]:
             out.append(Timer("turn", t.table_id, t.seq, t.last_move + turn_seconds))
         if t.absent_seat < 0:
             out.append(Timer("absence", t.table_id, t.seq, t.last_move + d.absence))
-    if t.status == "over" and not t.rematch_closed:
-        out.append(Timer("rematch", t.table_id, t.seq, t.last_move + d.rematch))
     return sorted(out, key=lambda x: x.due)

@@ -11,7 +11,6 @@ T = TypeVar("T", bound=Any)
 # The one default of each duration and limit; the dataclasses of the services name these.
 ABSENCE_SECONDS = 48 * 3600.0  # a player on turn away this long may be declared absent
 EXPIRY_SECONDS = 7 * 24 * 3600.0  # a table without a move this long expires
-REMATCH_SECONDS = 3600.0  # how long a rematch may be agreed on
 BOT_THINK_SECONDS = 1.2  # a natural pause before a bot acts, so people can follow the game
 BOT_BUDGET_MS = 100.0  # the strongest bot's search time per move
 CHAT_MAX_CHARS = 300
@@ -93,7 +92,6 @@ class Settings:
     stream_replicas: int
     absence_seconds: float
     expiry_seconds: float
-    rematch_seconds: float
     health_port: int
     log_level: str = "INFO"
     bot_think_seconds: float = BOT_THINK_SECONDS
@@ -116,7 +114,6 @@ class Settings:
             stream_replicas=int(os.environ.get("MAUMAU_STREAM_REPLICAS", "1")),
             absence_seconds=_float("MAUMAU_ABSENCE_SECONDS", ABSENCE_SECONDS),
             expiry_seconds=_float("MAUMAU_EXPIRY_SECONDS", EXPIRY_SECONDS),
-            rematch_seconds=_float("MAUMAU_REMATCH_SECONDS", REMATCH_SECONDS),
             health_port=int(os.environ.get("MAUMAU_HEALTH_PORT", "0")),
             log_level=os.environ.get("MAUMAU_LOG_LEVEL") or "INFO",
             bot_think_seconds=_float("MAUMAU_BOT_THINK_SECONDS", BOT_THINK_SECONDS),

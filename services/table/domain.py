@@ -21,7 +21,7 @@ from services.rules.rulesets import OptionError, make_ruleset
 from services.rules.state import State
 from services.rules.wire import SCHEMA_VERSION, action_from_pb, action_to_pb, options_from_pb
 from services.runtime.refusals import Refused
-from services.runtime.settings import ABSENCE_SECONDS, EXPIRY_SECONDS, REMATCH_SECONDS
+from services.runtime.settings import ABSENCE_SECONDS, EXPIRY_SECONDS
 
 BOT_BY_LEVEL = (("Robô Ás", "strong"), ("Robô Valete", "medium"), ("Robô Sete", "weak"))
 RECENT_COMMANDS = 512  # command ids remembered per table, for re-sent commands
@@ -104,7 +104,6 @@ class Context:
     new_seed: Callable[[], str]  # 64 hex digits
     absence_seconds: float = ABSENCE_SECONDS
     expiry_seconds: float = EXPIRY_SECONDS
-    rematch_seconds: float = REMATCH_SECONDS
 
 
 def _stamp(ev: events_pb2.Event, cmd: table_pb2.TableCommand, now: float) -> events_pb2.Event:
@@ -278,8 +277,9 @@ async def _claim_absence(t: Table, cmd: table_pb2.TableCommand, ctx: Context,
 
 
 async def _rematch(t: Table, cmd: table_pb2.TableCommand, ctx: Context, seat: int) -> list[events_pb2.Event]:
+    """An answer to the rematch: open until every person accepts (it starts) or one declines (it closes)."""
     if t.status != Status.OVER or t.rematch_closed:
-        raise Refused("no_rematch", "a rematch follows a match played to its end")
+        raise Refused("no_rematch", "a rematch follows a match played to its end, until someone declines")
     vote = envelope(cmd, ctx.now, rematch_voted=table_pb2.RematchVoted(seat=seat, accept=cmd.rematch.accept))
     humans = {i for i, p in enumerate(t.players) if not p.bot}
     accepted = (t.rematch | {seat}) if cmd.rematch.accept else (t.rematch - {seat})
@@ -321,14 +321,7 @@ async def _notice_absence(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -
     return [envelope(cmd, ctx.now, absence_noticed=table_pb2.AbsenceNoticed(seat=match.turn))]
 
 
-async def _close_rematch(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[events_pb2.Event]:
-    if t.status != Status.OVER or t.rematch_closed:
-        raise Refused("stale_timer", "there is no rematch to close")
-    _timer(t, cmd.close_rematch.seq, ctx, ctx.rematch_seconds)
-    return [envelope(cmd, ctx.now, rematch_closed=table_pb2.RematchClosed())]
-
-
-_CLOCK = {"turn_timeout": _turn_timeout, "notice_absence": _notice_absence, "close_rematch": _close_rematch}
+_CLOCK = {"turn_timeout": _turn_timeout, "notice_absence": _notice_absence}
 
 _CREATOR_ONLY = frozenset({"fill_bots", "start"})  # what a creator who only watches may still do
 
@@ -388,14 +381,18 @@ def _match_ended(t: Table, ev: events_pb2.Event) -> None:
 
 
 def _rematch_voted(t: Table, ev: events_pb2.Event) -> None:
-    (t.rematch.add if ev.rematch_voted.accept else t.rematch.discard)(ev.rematch_voted.seat)
+    if ev.rematch_voted.accept:
+        t.rematch.add(ev.rematch_voted.seat)
+    else:  # a decline closes the rematch for everyone
+        t.rematch.discard(ev.rematch_voted.seat)
+        t.rematch_closed = True
 
 
 def _absence_noticed(t: Table, ev: events_pb2.Event) -> None:
     t.absent_seat = ev.absence_noticed.seat
 
 
-def _rematch_closed(t: Table, ev: events_pb2.Event) -> None:
+def _rematch_closed(t: Table, ev: events_pb2.Event) -> None:  # stored by earlier versions' clock
     t.rematch_closed = True
 
 

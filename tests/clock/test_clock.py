@@ -8,16 +8,16 @@ from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 
 from maumau.v1 import table_pb2
-from services.clock.service import ClockService
-from services.clock.timers import Durations
+from services.clock.service import ClockService, _decode
+from services.clock.timers import Durations, timers
 from services.rules.wire import option_to_pb
 from services.table.domain import Table
 from services.table.service import Settings
 from tests.service_task import running
 from tests.table.harness import Platform, platform
 
-FAST = Settings(absence_seconds=1.0, expiry_seconds=2.5, rematch_seconds=1.0)
-DURATIONS = Durations(absence=1.0, expiry=2.5, rematch=1.0)
+FAST = Settings(absence_seconds=1.0, expiry_seconds=2.5)
+DURATIONS = Durations(absence=1.0, expiry=2.5)
 
 
 def clock(nats_url: str) -> AbstractAsyncContextManager[ClockService]:
@@ -85,3 +85,29 @@ async def test_two_clock_replicas_fire_a_timer_once(nats_url: str) -> None:
     assert len(ids) == 2 and ids[1].startswith("clock:expiry:")
 
 
+
+
+async def test_no_clock_closes_a_rematch(nats_url: str) -> None:
+    """A match played out waits for its players' answers: the only timer left is the table's expiry."""
+    async with platform(nats_url, settings=Settings(), real_time=True) as p, \
+            running(nats_url, lambda nc: ClockService(nc, Durations(absence=0.5, expiry=60.0))):
+        tid = "r" + uuid.uuid4().hex[:8]
+        create = table_pb2.CreateTable(ruleset="colors108", seats=2)
+        create.options["quick"].CopyFrom(option_to_pb(True))
+        inv = (await p.send(tid, "alice", create=create)).done.invitation
+        await p.send(tid, "bob", join=table_pb2.JoinTable(invitation=inv))
+        await p.send(tid, "alice", start=table_pb2.StartMatch())
+        while (await p.table(tid)).status == "playing":
+            await p.play_one(tid)
+        over = await p.table(tid)
+        assert [x.kind for x in timers(over, Durations(absence=0.5, expiry=60.0))] == ["expiry"]
+        await asyncio.sleep(2.0)
+        t = await p.table(tid)
+        vote = await p.send(tid, "bob", rematch=table_pb2.VoteRematch(accept=True))
+    assert (t.status, t.rematch_closed, t.seq) == ("over", False, over.seq)
+    assert vote.WhichOneof("result") == "done"
+
+
+def test_an_earlier_versions_rematch_timer_is_dropped() -> None:
+    raw = b'{"seq": 7, "timers": [["rematch", 7, 10.0], ["expiry", 7, 20.0]]}'
+    assert [x.kind for x in _decode("t1", raw)[1]] == ["expiry"]

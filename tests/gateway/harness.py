@@ -123,7 +123,7 @@ async def gateways(nats_url: str, tmp_path: Path, replicas: int = 1, **settings:
     db_url = f"sqlite+aiosqlite:///{tmp_path}/gw.db"
     await migrate(db_url)
     cfg = Settings(nats_url=nats_url, rules_addr="", database_url=db_url, stream_replicas=1, absence_seconds=1e9,
-                   expiry_seconds=1e9, rematch_seconds=1e9, health_port=0, **settings)
+                   expiry_seconds=1e9, health_port=0, **settings)
     runners: list[web.AppRunner] = []
     async with platform(nats_url) as p:
         chat_nc = await nats.connect(nats_url)

@@ -7,6 +7,7 @@ import uuid
 from maumau.v1 import table_pb2
 from services.rules.wire import option_to_pb
 from services.runtime.subjects import table_command
+from services.table.domain import Status, Table, envelope, evolve
 from services.table.store import duplicate_id
 from tests.table.harness import Platform, act, platform
 
@@ -300,18 +301,23 @@ async def test_absence_is_noticed_without_restarting_the_clocks(nats_url: str) -
     assert _code(claim) == "done"
 
 
-async def test_the_rematch_window_closes(nats_url: str) -> None:
+async def test_a_decline_closes_the_rematch_for_everyone(nats_url: str) -> None:
     async with platform(nats_url) as p:
-        tid = "rw" + uuid.uuid4().hex[:6]
-        create = table_pb2.CreateTable(ruleset="colors108", seats=2)
-        create.options["quick"].CopyFrom(option_to_pb(True))
-        await p.send(tid, "alice", create=create)
-        await p.send(tid, "alice", fill_bots=table_pb2.FillBots())
-        await p.send(tid, "alice", start=table_pb2.StartMatch())
-        while (await p.table(tid)).status == "playing":
-            await p.play_one(tid)
+        tid = await _played_out(p)
+        yes = await p.send(tid, "alice", rematch=table_pb2.VoteRematch(accept=True))
+        p.clock.now += 3 * 3600  # no hour closes it: it waits for the answers
+        no = await p.send(tid, "bob", rematch=table_pb2.VoteRematch(accept=False))
         t = await p.table(tid)
-        p.clock.now += 3600
-        closed = await p.send(tid, "clock", close_rematch=table_pb2.CloseRematch(seq=t.seq))
-        vote = await p.send(tid, "alice", rematch=table_pb2.VoteRematch(accept=True))
-    assert _code(closed) == "done" and _code(vote) == "no_rematch"
+        again = await p.send(tid, "bob", rematch=table_pb2.VoteRematch(accept=True))
+        after = await p.send(tid, "alice", rematch=table_pb2.VoteRematch(accept=True))
+    assert _code(yes) == "done" and _code(no) == "done"
+    assert t.status == "over" and t.rematch_closed and t.rematch == {0} and t.winners
+    assert _code(again) == "no_rematch" and _code(after) == "no_rematch"
+
+
+def test_a_rematch_closed_by_an_earlier_clock_is_still_folded() -> None:
+    t = Table("old", status=Status.OVER, rematch={0})
+    closed = envelope(table_pb2.TableCommand(table_id="old", command_id="clock:rematch:old:9", actor="clock"),
+                      1_800_000_000.0, rematch_closed=table_pb2.RematchClosed())
+    evolve(t, 10, closed)
+    assert t.rematch_closed and t.status == "over" and t.seq == 10 and t.last_move == 0.0

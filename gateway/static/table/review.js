@@ -46,15 +46,18 @@ function roundParts(p) {
 function rematch(p) {
   const { info } = p.st;
   const votes = info.rematch || [];
-  if (info.rematch_closed) return [h('p', { class: 'muted' }, t('match.rematch_closed'))];
+  if (info.rematch_closed) return [h('p', { class: 'muted', testid: 'rematch-closed' }, t('match.rematch_closed'))];
   const parts = [];
   if (votes.length) parts.push(h('p', { class: 'muted', testid: 'rematch-votes' }, t('match.rematch_votes', { names: listNames(votes.map(p.nameOf)) })));
+  // open until every person answers: all accept (a new match starts) or one declines (closed for everyone)
+  const decline = h('button', { class: 'btn btn-ghost', type: 'button', testid: 'btn-rematch-no', 'data-focus': 'rematch-no',
+    onclick: () => p.send({ rematch: { accept: false } }) }, t('match.rematch_no'));
   if (p.seated && !votes.includes(p.me)) {
     parts.push(h('div', { class: 'row' },
       h('button', { class: 'btn btn-primary btn-big', type: 'button', testid: 'btn-rematch', 'data-focus': 'rematch',
-        onclick: () => p.send({ rematch: { accept: true } }) }, t('match.rematch'))));
+        onclick: () => p.send({ rematch: { accept: true } }) }, t('match.rematch')), decline));
   } else if (p.seated) {
-    parts.push(h('p', { class: 'muted' }, t('match.rematch_waiting')));
+    parts.push(h('p', { class: 'muted', testid: 'rematch-waiting' }, t('match.rematch_waiting')), h('div', { class: 'row' }, decline));
   }
   return parts;
 }

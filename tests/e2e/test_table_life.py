@@ -1,0 +1,51 @@
+"""The table's life around the game, in Chromium: the rematch declined, automatic mode, the seat move of duplas.
+
+* A rematch stays open until everyone answers: "Não, obrigado" closes it, for the player and
+  for whoever watches.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.async_api import expect
+
+from tests.e2e.conftest import Players
+from tests.e2e.ui import Player
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+
+async def create_with(player: Player, ruleset: str, options: list[str], seats: int) -> str:
+    """Home → name → a table with these options ticked; returns its invitation link."""
+    await player.page.goto("/")
+    await player.enter()
+    await player.by(f"ruleset-{ruleset}").click()
+    for name in options:
+        box = player.by(f"opt-{name}")
+        await box.check()
+        await expect(box).to_be_checked()
+    if not await player.by("opt-seats").is_disabled():
+        await player.by("opt-seats").select_option(str(seats))
+    await player.by("btn-create").click()
+    await expect(player.by("seat-0")).to_contain_text(player.name)
+    return await player.by("invite-link").input_value()
+
+
+async def test_a_declined_rematch_is_closed_for_everyone(players: Players) -> None:
+    ana = await players.open("Ana")
+    link = await create_with(ana, "colors108", ["quick"], seats=2)  # the first out wins the match
+    await ana.fill_bots(2)
+    await ana.start()
+    bia = await players.open("Bia")  # the table is under way: she watches
+    await bia.page.goto(link)
+    await bia.enter()
+    await expect(bia.by("spectator-notice")).to_be_visible()
+
+    await ana.play_round()
+    await expect(ana.by("match-winner")).to_be_visible()
+    await expect(ana.by("btn-rematch")).to_be_visible()
+    await ana.click_command(ana.by("btn-rematch-no"))
+    await expect(ana.by("rematch-closed")).to_have_text("A revanche não aconteceu.")
+    await expect(ana.by("btn-rematch")).to_have_count(0)
+    await expect(bia.by("rematch-closed")).to_be_visible()
+    await expect(ana.by("event-log")).to_contain_text("Você não quer revanche.")
