@@ -36,6 +36,14 @@ const ctx = {
     route();
   },
   toast(text, kind = 'info') { toast(text, kind); },
+  /** The deck design chosen (the top bar's picker, the pause menu): kept on this device, every card drawn again. */
+  setDesign(id) {
+    if (!DESIGN_IDS.includes(id)) return;
+    ctx.design = id;
+    try { localStorage.setItem(DESIGN_KEY, id); } catch { /* private mode */ }
+    renderTools();
+    screen?.render();
+  },
   refusal(ack) { toast(errorText(ack.code || 'unknown'), 'error'); },
   setHelpRuleset(rs) { helpRuleset = rs || 'classic32'; },
   openHelp(rs) { openTutorial(rs || helpRuleset, ctx.design, (id) => rulesetLabel(ctx.catalog, id)); },
@@ -64,11 +72,8 @@ function renderTools() {
   const select = h('select', {
     id: 'deck-design', testid: 'deck-design', 'aria-label': t('deck.label'), title: t('deck.label'),
     onchange: (e) => {
-      ctx.design = e.target.value;
-      try { localStorage.setItem(DESIGN_KEY, ctx.design); } catch { /* private mode */ }
-      renderTools();
+      ctx.setDesign(e.target.value);
       document.getElementById('deck-design')?.focus();
-      screen?.render();
     },
   }, DESIGN_IDS.map((id) => h('option', { value: id, selected: id === ctx.design }, t(`deck.${id}`))));
   mount(tools,

@@ -64,17 +64,35 @@ export function valueText(o, value) {
   return known ? pick(known.label) : String(value);
 }
 
-/** The table's options in plain words, for the table lobby. */
-export function describeOptions(rs, options) {
-  const lines = [];
-  for (const [key, value] of Object.entries(options || {})) {
-    const o = optionOf(rs, key);
-    if (!o) continue;
+/**
+ * Every option of a table in plain words, the ones left at their defaults included (the table's
+ * lobby and, during play, "Regras desta mesa"): `main` its ruleset's own options, `house` the
+ * house rules' values and the house rules in play (✓), `off` the rules that are off (✗). The
+ * points goal is left to goalText, which says the table's own or the ruleset's.
+ */
+export function tableRules(rs, options) {
+  const rules = { main: [], house: [], off: [] };
+  if (!rs) return rules;
+  const set = options || {};
+  for (const o of rs.options) {
+    if (o.name === 'target_points') continue;
+    const value = Object.hasOwn(set, o.name) ? set[o.name] : optionDefault(rs, o.name);
     const label = pick(o.label);
-    if (o.kind === 'flag') lines.push(`${value === o.off ? '✗' : '✓'} ${label}`);
-    else lines.push(`${label}: ${valueText(o, value)}`);
+    if (o.kind === 'flag') {
+      if (value === o.off) rules.off.push(`✗ ${label}`);
+      else (o.house ? rules.house : rules.main).push(`✓ ${label}`);
+    } else if (value !== null && value !== undefined) {
+      (o.house ? rules.house : rules.main).push(`${label}: ${valueText(o, value)}`);
+    } else if (o.values?.some((x) => x.value === null)) { // "Tempo de jogada: sem limite"
+      rules.main.push(`${label}: ${valueText(o, null)}`);
+    }
   }
-  return lines;
+  return rules;
+}
+
+/** Whether direction +1 goes clockwise at tables of this ruleset (GET /api/rulesets' `turns`). */
+export function turnsClockwise(rs) {
+  return rs?.turns !== 'counter_clockwise';
 }
 
 /** The match's goal in words: its rounds, no points, or the total that ends it. */

@@ -12,12 +12,13 @@ import { renderActions, renderGiveUp } from './table/actions.js';
 import { animate, captureRects } from './table/animate.js';
 import { renderCentre, renderTurn, timerText } from './table/centre.js';
 import { buildChat, renderChatFrame, renderChatLog } from './table/chat.js';
-import { renderChooser } from './table/chooser.js';
+import { renderChooser, renderCompanion } from './table/chooser.js';
 import { renderHand } from './table/hand.js';
 import { renderHead } from './table/head.js';
-import { CARD_ACTIONS, pickAnnounce } from './table/legal.js';
+import { CARD_ACTIONS, companionsOf, pickAnnounce } from './table/legal.js';
 import { renderLobby } from './table/lobby.js';
 import { buildLog, renderLog } from './table/logpanel.js';
+import { menuKey, renderMenu, renderMenuButton } from './table/menu.js';
 import { renderNotices } from './table/notices.js';
 import { renderReview } from './table/review.js';
 import { renderScores } from './table/scores.js';
@@ -36,6 +37,8 @@ export function createTableScreen(ctx, tableId, invitation) {
   let busy = false; // one command at a time
   let playRect = null; // where this player's card was, for its slide onto the pile
   let focusedChooser = null;
+  let shownMenu = ''; // the menu's key as last drawn (table/menu.js)
+  let menuOpen = false;
   let timerId = 0;
   const listeners = [];
 
@@ -98,18 +101,26 @@ export function createTableScreen(ctx, tableId, invitation) {
     delete command.seat;
     playRect = fromEl ? fromEl.getBoundingClientRect() : null;
     const isCard = CARD_ACTIONS.includes(action.do);
-    set({ chooser: null, doubleMode: false, ...(isCard ? { announce: false } : {}) });
+    set({ chooser: null, companion: null, doubleMode: false, ...(isCard ? { announce: false } : {}) });
     return send(command, { card: isCard });
   }
 
   function onCard(name, btn) {
     const g = legalOf(st);
+    if (st.companion) {
+      onCompanion(name, btn);
+      return;
+    }
     if (st.doubleMode) {
       const doubles = g.doubles.get(name);
       if (doubles) act(pickAnnounce(doubles, st.announce), btn);
       return;
     }
     const plays = g.plays.get(name);
+    if (plays && companionsOf(plays).size) { // ace_with_company: the Ace waits for its companion
+      set({ companion: { card: name, actions: plays }, chooser: null });
+      return;
+    }
     if (plays) {
       const choices = [...new Set(plays.map((a) => a.choose).filter(Boolean))];
       if (choices.length) {
@@ -128,11 +139,30 @@ export function createTableScreen(ctx, tableId, invitation) {
     ctx.toast(errorText(st.view && st.view.turn === mySeat(st) ? 'illegal_card' : 'not_your_turn'), 'error');
   }
 
+  // ace_with_company: the card played with the Ace (a Jack asks its suit first); the Ace again puts it back
+  function onCompanion(name, btn) {
+    const c = st.companion;
+    const withIt = companionsOf(c.actions).get(name);
+    if (!withIt) {
+      set({ companion: null });
+      if (name !== c.card) onCard(name, btn);
+      return;
+    }
+    const choices = [...new Set(withIt.map((a) => a.choose).filter(Boolean))];
+    if (choices.length) {
+      set({ companion: null, chooser: { card: name, ace: c.card, choices, actions: withIt, forced: false } });
+      focusChooser();
+      return;
+    }
+    act(pickAnnounce(withIt, st.announce), cardEl(c.card));
+  }
+
   function onChoose(letter) {
     const c = st.chooser;
     if (!c) return;
     if (c.forced) update({ choseAt: st.seq }); // not offered again until the table moves
-    act(pickAnnounce(c.actions.filter((a) => a.choose === letter), st.announce), c.card ? cardEl(c.card) : null);
+    const from = c.ace || c.card;
+    act(pickAnnounce(c.actions.filter((a) => a.choose === letter), st.announce), from ? cardEl(from) : null);
   }
 
   function focusChooser() {
@@ -161,7 +191,7 @@ export function createTableScreen(ctx, tableId, invitation) {
     return {
       get st() { return st; },
       me, seated: me >= 0, g: legalOf(st), catalog: ctx.catalog, rs: rulesetOf(ctx.catalog, st.info.ruleset),
-      design: ctx.design, tableId, invitation,
+      design: ctx.design, setDesign: ctx.setDesign, tableId, invitation,
       nameOf: (seat) => (seat === me ? t('you') : st.info?.players?.[seat]?.name ?? t('seat', { n: seat })),
       set, remember: update, act, send, join, onCard, onChoose, cardEl, toast: ctx.toast, offerAccount: ctx.offerAccount,
       focus: (testid) => el.querySelector(`[data-testid="${testid}"]`)?.focus(),
@@ -179,9 +209,11 @@ export function createTableScreen(ctx, tableId, invitation) {
       game: h('section', { class: 'game', testid: 'game', 'aria-label': t('lobby.title') }),
       scores, log, chat,
       side: h('aside', { class: 'table-side' }, scores, log.el, chat.el),
+      menu: h('div', { class: 'table-menu' }),
     };
     const main = h('div', { class: 'table-main' }, regions.notice, regions.lobby, regions.game);
-    mount(el, regions.head, h('div', { class: 'table-layout' }, main, regions.side));
+    mount(el, regions.head, h('div', { class: 'table-layout' }, main, regions.side), regions.menu);
+    shownMenu = '';
   }
 
   function render() {
@@ -224,6 +256,7 @@ export function createTableScreen(ctx, tableId, invitation) {
       const scores = renderScores(p);
       regions.scores.hidden = !scores;
       if (scores) mount(regions.scores, ...scores);
+      renderMenuRegion(p, lobby);
     });
     // a card played from the hand: the focus stays on the hand, at the same place
     if (handIndex >= 0 && !el.contains(document.activeElement)) {
@@ -235,9 +268,22 @@ export function createTableScreen(ctx, tableId, invitation) {
     renderChatLog(regions.chat, st.chat, p.me);
   }
 
+  // the pause menu: during a match only; drawn again only when what it shows changes
+  function renderMenuRegion(p, lobby) {
+    if (lobby && st.menu) update({ menu: null });
+    const key = st.menu ? menuKey(p) : '';
+    if (!!st.menu !== menuOpen) { // the page under it stays still (another dialog may hold the class too)
+      menuOpen = !!st.menu;
+      document.body.classList.toggle('modal-open', menuOpen);
+    }
+    if (key === shownMenu) return;
+    shownMenu = key;
+    mount(regions.menu, renderMenu(p));
+  }
+
   function renderGame(p) {
     const { info, view: v } = st;
-    const parts = [renderOpponents(p)];
+    const parts = [h('div', { class: 'game-bar' }, renderMenuButton(p)), renderOpponents(p)];
     const review = renderReview(p);
     if (review && !st.reviewHidden) {
       parts.push(review);
@@ -247,6 +293,7 @@ export function createTableScreen(ctx, tableId, invitation) {
       if (p.seated && info.status === 'playing' && !v.round_over) parts.push(renderActions(p));
       if (p.seated) parts.push(renderHand(p));
       else parts.push(h('p', { class: 'notice spectator-hand', testid: 'spectator-hand' }, t('table.spectator')));
+      if (st.companion) parts.push(renderCompanion(p));
       if (st.chooser) parts.push(renderChooser(p));
     }
     if (p.seated && info.status === 'playing') parts.push(renderGiveUp(p));
@@ -271,6 +318,7 @@ export function createTableScreen(ctx, tableId, invitation) {
 
   const onKey = (e) => {
     if (e.key === 'Escape' && st.doubleMode) set({ doubleMode: false });
+    if (e.key === 'Escape' && st.companion && !st.menu) set({ companion: null });
   };
   document.addEventListener('keydown', onKey);
 
@@ -281,6 +329,7 @@ export function createTableScreen(ctx, tableId, invitation) {
     render,
     destroy() {
       destroyed = true;
+      if (menuOpen) document.body.classList.remove('modal-open');
       if (timerId) clearInterval(timerId);
       document.removeEventListener('keydown', onKey);
       for (const [type, fn] of listeners) ctx.conn.removeEventListener(type, fn);

@@ -2,6 +2,7 @@
 // direction; and the turn bar under it (whose turn, the timer, the last thing that happened).
 
 import { backSVG, cardSVG, COLOURS, parseCard, suitSVG } from '../cards.js';
+import { turnsClockwise } from '../catalog.js';
 import { h } from '../dom.js';
 import { cardLabel, suitText, t } from '../i18n.js';
 import { formatEntry } from './eventlog.js';
@@ -22,7 +23,7 @@ function follow(v, design) {
 
 export function renderCentre(p) {
   const { info, view: v } = p.st;
-  const cw = isClockwise(info.ruleset, v.direction);
+  const cw = isClockwise(turnsClockwise(p.rs), v.direction);
   const top = v.top;
   const canDraw = !!p.g.draw && !v.round_over;
   const stock = h(canDraw ? 'button' : 'div', {
@@ -36,10 +37,13 @@ export function renderCentre(p) {
       'aria-label': t('table.top', { card: cardLabel(top) }), html: top ? cardSVG(top, p.design) : '' }));
   const pending = v.pending_draw > 0
     ? h('div', { class: 'pending', testid: 'pending-draw' }, t('table.pending', { n: v.pending_draw })) : null;
+  // clockwise seen from above: the next player sits at one's left; counter-clockwise, at one's right
+  const words = `${t('table.direction')}: ${cw ? t('table.cw') : t('table.ccw')}`;
+  const side = cw ? t('table.to_left') : t('table.to_right');
   const direction = h('div', { class: 'direction', testid: 'direction', 'data-direction': cw ? 'cw' : 'ccw',
-    title: `${t('table.direction')}: ${cw ? t('table.cw') : t('table.ccw')}` },
+    title: `${words} (${side})` },
   h('span', { class: `dir-arrow${cw ? '' : ' ccw'}`, 'aria-hidden': 'true' }, cw ? '↻' : '↺'),
-  h('span', {}, `${t('table.direction')}: ${cw ? t('table.cw') : t('table.ccw')}`));
+  h('span', {}, words), h('span', { class: 'dir-side' }, ` · ${side}`));
   return h('div', { class: 'centre' },
     h('div', { class: 'piles' }, stock, pile),
     h('div', { class: 'centre-info' }, v.follow ? follow(v, p.design) : null, pending, direction));

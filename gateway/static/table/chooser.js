@@ -1,8 +1,9 @@
-// QUAL NAIPE? / QUAL COR?: the suit or colour a Jack or a wild asks (or the dealer's, for a Jack starter).
+// QUAL NAIPE? / QUAL COR?: the suit or colour a Jack or a wild asks (or the dealer's, for a Jack starter);
+// and, at ace_with_company tables, the Ace waiting for the card that goes with it.
 
 import { cardSVG, COLOURS, suitSVG } from '../cards.js';
 import { h } from '../dom.js';
-import { suitText, t } from '../i18n.js';
+import { cardLabel, suitText, t } from '../i18n.js';
 
 export function renderChooser(p) {
   const c = p.st.chooser;
@@ -21,4 +22,14 @@ export function renderChooser(p) {
   c.card ? h('div', { class: 'chooser-card card-face', html: cardSVG(c.card, p.design) }) : null,
   h('div', { class: 'chooser-buttons' }, buttons),
   c.forced ? null : h('button', { class: 'btn btn-ghost btn-small', type: 'button', testid: 'btn-choose-cancel', onclick: close }, t('cancel')));
+}
+
+/** ace_with_company: the Ace picked, its companion to pick from the hand (the cards that fit stand out). */
+export function renderCompanion(p) {
+  const c = p.st.companion;
+  return h('div', { class: 'companion', role: 'status', testid: 'companion-picker', 'data-card': c.card },
+    h('div', { class: 'chooser-card card-face', html: cardSVG(c.card, p.design) }),
+    h('p', {}, h('strong', {}, t('table.companion_title')), ' ', t('table.companion_hint', { card: cardLabel(c.card) })),
+    h('button', { class: 'btn btn-ghost btn-small', type: 'button', testid: 'btn-companion-cancel', 'data-focus': 'companion-cancel',
+      onclick: () => p.set({ companion: null }) }, t('cancel')));
 }

@@ -31,6 +31,7 @@ export function describeEvent(ev, { me, names, ruleset, view }) {
       if (ev.reshuffles) line([{ k: 'log.reshuffled' }]);
       if (a.do === 'play') {
         const segs = [{ k: `log.played${you}`, v: { name: p.name, card: a.card } }];
+        if (a.with) segs.push({ k: 'log.with', v: { card: a.with } }); // ace_with_company
         if (a.choose) segs.push({ k: 'log.chose', v: { suit: a.choose } });
         if (a.announce) segs.push({ k: announceKey(ruleset, a.announce) });
         line(segs, p.you ? 'me' : '');

@@ -3,11 +3,13 @@
 import { cardSVG } from '../cards.js';
 import { h } from '../dom.js';
 import { cardLabel, t } from '../i18n.js';
+import { companionsOf } from './legal.js';
 
 const KEYS = ['ArrowLeft', 'ArrowRight', 'Home', 'End'];
 
 function playable(p, name) {
   const { g } = p;
+  if (p.st.companion) return companionsOf(p.st.companion.actions).has(name);
   if (p.st.doubleMode) return g.doubles.has(name);
   return g.plays.has(name) || g.burn.some((a) => a.card === name) || g.quick.some((a) => a.card === name);
 }
@@ -25,18 +27,21 @@ function moveFocus(container, e) {
 
 export function renderHand(p) {
   const seen = {};
+  const ace = p.st.companion?.card;
   const cards = (p.st.view.hand || []).map((name) => {
     seen[name] = (seen[name] || 0) + 1;
+    const picked = name === ace && seen[name] === 1; // the Ace waiting for its companion
     const ok = playable(p, name);
     return h('button', {
-      class: `hand-card${ok ? ' playable' : ' dimmed'}`, type: 'button', testid: `card-${name}`,
-      'data-card': name, 'data-focus': `card-${name}-${seen[name]}`, 'aria-disabled': ok ? 'false' : 'true',
+      class: `hand-card${picked ? ' picked' : ok ? ' playable' : ' dimmed'}`, type: 'button', testid: `card-${name}`,
+      'data-card': name, 'data-focus': `card-${name}-${seen[name]}`, 'aria-disabled': ok || picked ? 'false' : 'true',
+      'aria-pressed': picked ? 'true' : null,
       'aria-label': cardLabel(name),
       onclick: (e) => p.onCard(name, e.currentTarget),
     }, h('span', { class: 'card-face', html: cardSVG(name, p.design) }));
   });
   const container = h('div', {
-    class: `hand${p.st.doubleMode ? ' double-mode' : ''}`, testid: 'hand', role: 'group', 'aria-label': t('table.my_hand'),
+    class: `hand${p.st.doubleMode ? ' double-mode' : ''}${ace ? ' companion-mode' : ''}`, testid: 'hand', role: 'group', 'aria-label': t('table.my_hand'),
     onkeydown: (e) => moveFocus(container, e),
   }, cards);
   return h('div', { class: 'hand-wrap' },

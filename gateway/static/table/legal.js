@@ -1,15 +1,30 @@
 // What the view's legal actions allow, grouped for the buttons and the hand, and which way play goes.
 // Pure module, unit-tested in node.
 
-const CCW_RULESETS = ['candeias', 'colors108'];
-
 /** The moves that put a card from the hand on the pile. */
 export const CARD_ACTIONS = ['play', 'burn', 'quick', 'double'];
 
-/** Whether +1 is drawn clockwise at this table (classic tables clockwise, the others counter-clockwise). */
-export function isClockwise(ruleset, direction) {
-  const plusIsCw = !CCW_RULESETS.includes(ruleset);
+/**
+ * Whether play goes clockwise now: `plusIsCw` says how the table's seats are drawn (the
+ * catalog's `turns`: classic52 clockwise, classic32, candeias and colors108 counter-clockwise),
+ * `direction` the view's (+1, or -1 after a reverse).
+ */
+export function isClockwise(plusIsCw, direction) {
   return direction >= 0 ? plusIsCw : !plusIsCw;
+}
+
+/**
+ * ace_with_company: the legal plays of one card that take a companion (`with`), by companion.
+ * Empty when the card is played alone.
+ */
+export function companionsOf(plays) {
+  const by = new Map();
+  for (const a of plays || []) {
+    if (!a.with) continue;
+    if (!by.has(a.with)) by.set(a.with, []);
+    by.get(a.with).push(a);
+  }
+  return by;
 }
 
 /** Of several legal spellings of one move, the one with the call when the player said it, else without. */

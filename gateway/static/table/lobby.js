@@ -1,8 +1,8 @@
 // The table's lobby, before the start: the seats, the invitation, bots, the start, the table's rules.
 
-import { describeOptions } from '../catalog.js';
 import { copyText, h } from '../dom.js';
 import { t } from '../i18n.js';
+import { renderTableRules } from './rules.js';
 
 function seatList(p) {
   const { info } = p.st;
@@ -71,10 +71,6 @@ export function renderLobby(p) {
         h('button', { class: 'btn btn-ghost', type: 'button', testid: 'btn-leave', onclick: () => p.send({ leave: {} }) }, t('lobby.leave')));
     }
   }
-  const opts = describeOptions(p.rs, info.options);
-  parts.push(h('details', { class: 'table-rules' },
-    h('summary', {}, t('lobby.options')),
-    h('p', {}, t(`rs.${info.ruleset}.desc`)),
-    opts.length ? h('ul', {}, opts.map((line) => h('li', {}, line))) : null));
+  parts.push(renderTableRules(p));
   return h('div', { class: 'panel' }, ...parts);
 }

@@ -1,6 +1,7 @@
 // The other seats around the table: name, cards in hand, points, dealer, a missed call (and its challenge).
 
 import { backSVG } from '../cards.js';
+import { turnsClockwise } from '../catalog.js';
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
 
@@ -10,20 +11,25 @@ function miniBacks(n, design) {
   return h('span', { class: 'mini-hand', 'aria-hidden': 'true' }, backs);
 }
 
-/** The other seats in playing order, starting after this viewer's (after seat 0 for a spectator). */
-export function seatOrder(n, me) {
+/**
+ * The other seats from left to right as this viewer sees them across the table: in playing
+ * order from the one after this viewer's (after seat 0 for a spectator) when seats go clockwise
+ * (the next player at one's left), in the reverse order when they go counter-clockwise
+ * (classic32's "o jogo anda para a direita": the next player at one's right).
+ */
+export function seatOrder(n, me, clockwise = true) {
   const start = me >= 0 ? me + 1 : 0;
   const order = [];
   for (let k = 0; k < n; k += 1) {
     const s = (start + k) % n;
     if (s !== me) order.push(s);
   }
-  return order;
+  return clockwise ? order : order.reverse();
 }
 
 export function renderOpponents(p) {
   const { info, view: v } = p.st;
-  const tiles = seatOrder(info.players.length, p.me).map((seat) => {
+  const tiles = seatOrder(info.players.length, p.me, turnsClockwise(p.rs)).map((seat) => {
     const pl = info.players[seat] || {};
     const count = v.hand_sizes?.[seat] ?? 0;
     const onTurn = v.turn === seat && !v.round_over && info.status === 'playing';
@@ -51,5 +57,5 @@ export function renderOpponents(p) {
       onclick: () => p.act(challenge),
     }, info.ruleset === 'colors108' ? t('table.challenge_last') : t('table.challenge')) : null);
   });
-  return h('ul', { class: 'opponents', testid: 'opponents' }, tiles);
+  return h('ul', { class: 'opponents', testid: 'opponents', 'data-seating': turnsClockwise(p.rs) ? 'cw' : 'ccw' }, tiles);
 }

@@ -4,7 +4,7 @@
 // suit being chosen, the review hidden…) live here too: a frame may end them.
 
 import { describeEvent } from './eventlog.js';
-import { groupLegal } from './legal.js';
+import { companionsOf, groupLegal } from './legal.js';
 
 const LOG_LIMIT = 150;
 const CHAT_LIMIT = 100;
@@ -17,6 +17,8 @@ export function initialState(cached = null, now = Date.now()) {
     turnKey: '', turnSince: now,
     announce: false, chooser: null, choseAt: null, doubleMode: false, giveupConfirm: false, reviewHidden: false,
     joinDismissed: false, botLevel: '',
+    companion: null, // ace_with_company: {card: the Ace, actions: its plays} while its companion is picked
+    menu: null, // the pause menu (table/menu.js): null, 'main', 'rules' or 'leave'
   };
   if (!cached) return st;
   return forcedChoice({
@@ -63,7 +65,8 @@ function picture(before, frame, events, now) {
   st.log = log.slice(-LOG_LIMIT);
   // a choice in progress stays only while its moves are still legal
   const g = legalOf(st);
-  if (st.chooser && !st.chooser.forced && !g.plays.has(st.chooser.card)) st.chooser = null;
+  if (st.chooser && !st.chooser.forced && !g.plays.has(st.chooser.ace || st.chooser.card)) st.chooser = null;
+  if (st.companion && !companionsOf(g.plays.get(st.companion.card)).size) st.companion = null;
   if (st.doubleMode && !g.doubles.size) st.doubleMode = false;
   if (!g.announces.size && !(st.view && st.view.turn === me)) st.announce = false;
   const turnKey = `${st.view?.turn}/${st.view?.round_over}/${st.view?.rounds_played}`;

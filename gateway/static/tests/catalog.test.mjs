@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import {
-  cleanOptions, control, describeOptions, goalText, optionDefault, optionGroups, rulesetLabel, rulesetOf, valueText,
+  cleanOptions, control, goalText, optionDefault, optionGroups, rulesetLabel, rulesetOf, tableRules, turnsClockwise, valueText,
 } from '../catalog.js';
 
 const l = (pt, en) => ({ 'pt-BR': pt, en });
@@ -59,11 +59,26 @@ test('only what differs from the ruleset defaults is sent', () => {
   assert.deepEqual(cleanOptions(c32, { target_points: '2.5', other: true }), {});
 });
 
-test('a table\'s options in words', () => {
-  assert.deepEqual(describeOptions(c32, { nine_draws: 3, jack_on_jack: false, target_points: 150, turn_seconds: 30, x: 1 }),
-    ['✓ O 9 faz o próximo comprar 3', '✗ Valete sobre valete vale', 'Meta de pontos: 150', 'Tempo de jogada: 30 s']);
+test('a table\'s rules in words: every option, the defaults included', () => {
+  assert.deepEqual(tableRules(c32, { nine_draws: 3, target_points: 150, turn_seconds: 30, x: 1 }), {
+    main: ['Tempo de jogada: 30 s'],
+    house: ['✓ O 9 faz o próximo comprar 3', 'Castigo por esquecer o Mau: 2 cartas'],
+    off: ['✗ Valete sobre valete vale'],
+  });
+  assert.deepEqual(tableRules(c32, {}), {
+    main: ['Tempo de jogada: sem limite'], house: ['Castigo por esquecer o Mau: 2 cartas'],
+    off: ['✗ O 9 faz o próximo comprar 3', '✗ Valete sobre valete vale'],
+  });
+  assert.deepEqual(tableRules(c32, { jack_on_jack: true, mau_penalty: 1 }).house,
+    ['✓ Valete sobre valete vale', 'Castigo por esquecer o Mau: 1 carta']);
   assert.equal(valueText(c32.options[1], 45), '45');
-  assert.deepEqual(describeOptions(null, { nine_draws: 3 }), []);
+  assert.deepEqual(tableRules(null, { nine_draws: 3 }), { main: [], house: [], off: [] });
+});
+
+test('which way the seats go: the catalog\'s turns', () => {
+  assert.equal(turnsClockwise({ turns: 'clockwise' }), true);
+  assert.equal(turnsClockwise({ turns: 'counter_clockwise' }), false);
+  assert.equal(turnsClockwise(null), true);
 });
 
 test('the goal: the ruleset\'s default by seats, the table\'s own, rounds, or no points', () => {

@@ -7,7 +7,8 @@ import { backSVG, cardPoints, cardSVG, DESIGN_IDS, parseCard } from '../cards.js
 import { cardLabel, cardShort, errorText, listNames, pick, STRINGS, suitText, t, timeAgo } from '../i18n.js';
 import { parseTableLink } from '../lobby.js';
 import { describeEvent, formatEntry } from '../table/eventlog.js';
-import { groupLegal, isClockwise, pickAnnounce } from '../table/legal.js';
+import { companionsOf, groupLegal, isClockwise, pickAnnounce } from '../table/legal.js';
+import { seatOrder } from '../table/seats.js';
 import { STEPS } from '../tutorial.js';
 
 test('every pt-BR string has an English twin and vice versa', () => {
@@ -88,11 +89,32 @@ test('table links', () => {
   assert.equal(parseTableLink('http://x.test/other'), null);
 });
 
-test('direction: classic tables clockwise, candeias and colors108 counter-clockwise', () => {
-  assert.equal(isClockwise('classic32', 1), true);
-  assert.equal(isClockwise('classic32', -1), false);
-  assert.equal(isClockwise('colors108', 1), false);
-  assert.equal(isClockwise('candeias', -1), true);
+test('direction: as the table\'s seats go (the catalog\'s turns), reversed by a reverse', () => {
+  assert.equal(isClockwise(true, 1), true); // classic52
+  assert.equal(isClockwise(true, -1), false);
+  assert.equal(isClockwise(false, 1), false); // classic32, candeias, colors108
+  assert.equal(isClockwise(false, -1), true);
+});
+
+test('the other seats from left to right: the next player at one\'s left clockwise, at one\'s right counter-clockwise', () => {
+  assert.deepEqual(seatOrder(4, 1), [2, 3, 0]);
+  assert.deepEqual(seatOrder(4, 1, true), [2, 3, 0]);
+  assert.deepEqual(seatOrder(4, 1, false), [0, 3, 2]);
+  assert.deepEqual(seatOrder(3, -1, false), [2, 1, 0]); // a spectator
+  assert.deepEqual(seatOrder(2, 0, false), [1]);
+});
+
+test('ace_with_company: an Ace\'s plays by companion', () => {
+  const plays = [
+    { do: 'play', card: 'AH', with: '9H' }, { do: 'play', card: 'AH', with: '9H', announce: 'mau' },
+    { do: 'play', card: 'AH', with: 'JC', choose: 'C' }, { do: 'play', card: 'AH', with: 'JC', choose: 'D' },
+  ];
+  const by = companionsOf(plays);
+  assert.deepEqual([...by.keys()], ['9H', 'JC']);
+  assert.equal(by.get('JC').length, 2);
+  assert.equal(pickAnnounce(by.get('9H'), true).announce, 'mau');
+  assert.equal(companionsOf([{ do: 'play', card: '9H' }]).size, 0);
+  assert.equal(companionsOf(undefined).size, 0);
 });
 
 test('legal actions grouped, calls picked from them', () => {

@@ -98,3 +98,16 @@ test('a cached picture is where a reload starts', () => {
   assert.equal(st.log.length, 1);
   assert.equal(st.turnSince, 42);
 });
+
+test('ace_with_company: the Ace waiting for its companion stays only while it may still be played with one', () => {
+  const plays = [{ do: 'play', card: 'AH', with: '9H' }, { do: 'play', card: 'AH', with: 'JC', choose: 'D' }];
+  let st = reduceFrame(initialState(null, NOW), stateFrame({ view: view({ hand: ['AH', '9H', 'JC'], legal_actions: plays }) }), NOW);
+  assert.equal(st.companion, null);
+  st = { ...st, companion: { card: 'AH', actions: plays }, chooser: { card: 'JC', ace: 'AH', choices: ['D'], actions: [plays[1]], forced: false } };
+  const again = reduceFrame(st, stateFrame({ seq: 6, view: view({ hand: ['AH', '9H', 'JC'], legal_actions: plays }) }), NOW);
+  assert.equal(again.companion.card, 'AH');
+  assert.equal(again.chooser.card, 'JC'); // the Jack's suit, asked for the Ace's play
+  const moved = reduceFrame(st, stateFrame({ seq: 7, view: view({ turn: 1, hand: ['AH', '9H', 'JC'], legal_actions: [] }) }), NOW);
+  assert.equal(moved.companion, null);
+  assert.equal(moved.chooser, null);
+});
