@@ -197,6 +197,13 @@ def _bench_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_rankings(args: argparse.Namespace) -> int:
+    from services.rankings.bench import run as bench
+
+    print(bench(args.matches, args.queries, args.database_url, args.seed))
+    return 0
+
+
 def _record_commands(sub: Any) -> None:
     """verify, export and replay: a table's record (docs/record.md)."""
     nats_help = "the platform's NATS (default: NATS_URL)"
@@ -322,6 +329,12 @@ def parser() -> argparse.ArgumentParser:
     brp.add_argument("--events", type=int, default=100_000, help="play until the tables hold this many events")
     brp.add_argument("--seed", type=int, default=1)
     brp.set_defaults(func=_bench_replay)
+    brk = bench_sub.add_parser("rankings", help="the rankings' projection filled with finished matches, then queried")
+    brk.add_argument("--matches", type=int, default=100_000)
+    brk.add_argument("--queries", type=int, default=1_000)
+    brk.add_argument("--database-url", default=None, help="an empty database (default: a new SQLite file)")
+    brk.add_argument("--seed", type=int, default=1)
+    brk.set_defaults(func=_bench_rankings)
     _record_commands(sub)
     return p
 

@@ -1,0 +1,126 @@
+"""``maumau bench rankings``: the rankings' projection filled with N finished matches, then queried.
+
+10,000 accounts (and 2,000 guests, who play but do not rank) play N matches of two to four
+seats over the year before now, a third of them with a bot seated (training). The matches are
+projected as the projector projects them (``record``, a transaction per 2,000 matches), then
+ranking pages of every ruleset, category and period (first pages mostly, deeper ones too) are
+read as the gateway reads them. One JSON line: the matches, projected matches per second,
+ranking query p50/p99, and beside them what bounds them on this machine: a round trip of
+``SELECT 1`` through the same driver, and the seconds a 10-million-step Python loop takes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import statistics
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import func, select, text
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from services.accounts.projections import accounts
+from services.rankings import queries
+from services.rankings.periods import Period, zone
+from services.rankings.projection import record, seat_rows, totals
+from services.rules.rulesets import RULESETS
+from services.table.domain import Category, Player, Status, Table
+from services.table.projections import engine, migrate
+
+ACCOUNTS, GUESTS = 10_000, 2_000
+PER_TRANSACTION = 2_000
+
+
+def loop_seconds() -> float:
+    """How fast this machine runs Python: the seconds of a 10-million-step loop."""
+    started, total = time.perf_counter(), 0
+    for i in range(10_000_000):
+        total += i
+    return round(time.perf_counter() - started, 2)
+
+
+def _match(rng: random.Random, n: int, now: datetime) -> tuple[Table, datetime]:
+    people = rng.randint(2, 4)
+    bot = rng.random() < 1 / 3
+    players = [Player(f"a-{i}" if i < ACCOUNTS else f"g-{i}", f"P{i}")
+               for i in rng.sample(range(ACCOUNTS + GUESTS), people - bot)]
+    if bot:
+        players.append(Player(f"bot:{n}", "Robô", bot=True))
+    t = Table(f"b{n}", ruleset=rng.choice(sorted(RULESETS)), players=players, status=Status.OVER, match_no=1,
+              category=Category.TRAINING if bot else Category.OFFICIAL, winners=[rng.randrange(len(players))])
+    return t, now - timedelta(seconds=rng.uniform(0, 365 * 86400))
+
+
+async def _accounts(db: AsyncEngine, now: datetime) -> None:
+    async with db.begin() as conn:
+        if (await conn.execute(select(func.count()).select_from(totals))).scalar_one():
+            raise SystemExit("maumau bench rankings: the database holds rankings already; give it an empty one")
+        await conn.execute(accounts.insert(), [
+            {"account_id": str(i), "name": f"P{i}", "name_normalised": f"p{i}", "avatar": "", "identity": f"a-{i}",
+             "registered_at": now, "seq": i + 1} for i in range(ACCOUNTS)])
+
+
+async def _fill(db: AsyncEngine, matches: int, rng: random.Random, now: datetime) -> float:
+    tz, seconds = zone(), 0.0
+    for start in range(0, matches, PER_TRANSACTION):
+        ended = [_match(rng, n, now) for n in range(start, min(start + PER_TRANSACTION, matches))]
+        started = time.perf_counter()
+        async with db.begin() as conn:
+            await record(conn, [row for t, when in ended for row in seat_rows(t, when)], tz)
+        seconds += time.perf_counter() - started
+    return seconds
+
+
+async def _query_ms(db: AsyncEngine, rng: random.Random, count: int, now: datetime) -> list[float]:
+    tz, spent = zone(), []
+    async with db.connect() as conn:
+        for _ in range(count):
+            page = 0 if rng.random() < 0.8 else rng.randint(1, 20)
+            started = time.perf_counter()
+            await queries.ranking(conn, rng.choice(sorted(RULESETS)), rng.choice(list(Category)),
+                                  rng.choice(list(Period)), now, tz, page)
+            spent.append((time.perf_counter() - started) * 1000)
+    return spent
+
+
+async def _round_trip_ms(db: AsyncEngine, count: int) -> list[float]:
+    spent = []
+    async with db.connect() as conn:
+        for _ in range(count):
+            started = time.perf_counter()
+            await conn.execute(text("SELECT 1"))
+            spent.append((time.perf_counter() - started) * 1000)
+    return spent
+
+
+def _percentile(values: list[float], q: int) -> float:
+    return round(statistics.quantiles(values, n=100, method="inclusive")[q - 1], 2) if len(values) > 1 else values[0]
+
+
+async def bench(matches: int, queries_run: int, database_url: str, seed: int) -> dict[str, Any]:
+    rng, now = random.Random(seed), datetime.now(UTC)
+    await migrate(database_url)
+    db = engine(database_url)
+    try:
+        await _accounts(db, now)
+        seconds = await _fill(db, matches, rng, now)
+        await _query_ms(db, rng, 20, now)  # warm the caches, as a running gateway's are
+        spent = await _query_ms(db, rng, queries_run, now)
+        trips = await _round_trip_ms(db, queries_run)
+    finally:
+        await db.dispose()
+    return {"matches": matches, "accounts": ACCOUNTS, "database": database_url.split(":", 1)[0],
+            "query_p50_ms": _percentile(spent, 50), "query_p99_ms": _percentile(spent, 99), "queries": queries_run,
+            "project_per_s": round(matches / seconds), "select_1_p50_ms": _percentile(trips, 50),
+            "python_10m_loop_s": loop_seconds()}
+
+
+def run(matches: int, queries_run: int, database_url: str | None, seed: int) -> str:
+    with tempfile.TemporaryDirectory() as scratch:
+        url = database_url or f"sqlite+aiosqlite:///{Path(scratch) / 'rankings.db'}"
+        return json.dumps(asyncio.run(bench(matches, queries_run, url, seed)))
