@@ -23,7 +23,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 
 async def host_with(player: Player, ruleset: str, options: list[str], *, seats: int = 2, level: str = "",
-                    target_points: int | None = None) -> None:
+                    target_points: int | None = None, start: bool = True) -> None:
     """Home → name → a table with these house rules ticked, bots in the other seats, started."""
     await player.page.goto("/")
     await player.enter()
@@ -40,7 +40,8 @@ async def host_with(player: Player, ruleset: str, options: list[str], *, seats: 
     await player.by("btn-create").click()
     await expect(player.by("seat-0")).to_contain_text(player.name)
     await player.fill_bots(seats, level)
-    await player.start()
+    if start:
+        await player.start()
 
 
 async def fits(player: Player, screen: str) -> None:
@@ -51,7 +52,13 @@ async def fits(player: Player, screen: str) -> None:
 
 async def test_pause_menu_rules_settings_and_leaving(players: Players) -> None:
     ana = await players.open("Ana", phone=True)
-    await host_with(ana, "classic32", ["nine_draws"], seats=3)
+    await host_with(ana, "classic32", ["nine_draws"], seats=3, start=False)
+    # the table's lobby shows the same rules, folded
+    rules = ana.by("table-rules")
+    await rules.locator("summary").click()
+    await expect(rules.locator(".rules-house")).to_contain_text("O 9 faz o próximo comprar 3")
+    await expect(rules.locator(".rules-main")).to_contain_text("Meta: 300 pontos")
+    await ana.start()
 
     # classic32 goes to the right: counter-clockwise, the next player on one's right
     await expect(ana.by("direction")).to_have_attribute("data-direction", "ccw")
@@ -156,12 +163,13 @@ async def test_an_ace_played_with_company(players: Players) -> None:
     await expect(picker).to_have_count(0)
     await bia.card(ace).click()
     await expect(picker).to_be_visible()
-    plain = [c for c in companions if not c.startswith("J")]
-    companion = (plain or companions)[0]
+    jacks = [c for c in companions if c.startswith("J")]  # a Jack asks its suit too, when the hand has one
+    companion = (jacks or companions)[0]
     before = await bia.acks()
     await bia.card(companion).click()
     if companion.startswith("J"):
         await expect(bia.by("suit-chooser")).to_be_visible()
+        await expect(bia.by("suit-chooser").locator(".chooser-card")).to_be_visible()
         await bia.by("suit-chooser").get_by_test_id("suit-H").click()
     ack = await bia.wait_ack(before)
     assert ack["ok"], ack
@@ -170,6 +178,8 @@ async def test_an_ace_played_with_company(players: Players) -> None:
     played = next(e for e in frame["events"] if e["type"] == "ActionTaken")
     assert played["action"]["do"] == "play" and played["action"]["card"] == ace, played
     assert played["action"]["with"] == companion, played
+    if companion.startswith("J"):
+        assert played["action"]["choose"] == "H", played
     await expect(picker).to_have_count(0)
     hand_after = (await bia.snapshot())["hand"]
     assert ace not in hand_after and companion not in hand_after, (hand_before, hand_after)

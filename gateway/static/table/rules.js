@@ -11,7 +11,9 @@ const list = (lines, cls) => (lines.length ? h('ul', { class: cls }, lines.map((
 export function rulesContent(p) {
   const { info, view } = p.st;
   const rules = tableRules(p.rs, info.options);
-  const goal = p.rs?.rounds ? t('rules.rounds', { n: p.rs.rounds }) : goalText(p.rs, info, view);
+  // before the start, the goal of the match once every seat is taken
+  const seated = info.status === 'lobby' ? { ...info, players: Array.from({ length: info.seats }) } : info;
+  const goal = p.rs?.rounds ? t('rules.rounds', { n: p.rs.rounds }) : goalText(p.rs, seated, view);
   const cw = turnsClockwise(p.rs);
   return [
     h('p', { class: 'rules-ruleset' }, h('strong', {}, rulesetLabel(p.catalog, info.ruleset)), ' — ', t(`rs.${info.ruleset}.desc`)),
