@@ -25,6 +25,7 @@ def table_info(t: Table, identity: str, seat: int | None = None) -> dict[str, An
         "end_reason": t.end_reason, "ended_by": t.ended_by if t.ended_by >= 0 else None,
         "absent_seat": t.absent_seat if t.absent_seat >= 0 else None,
         "rematch": sorted(t.rematch), "rematch_closed": t.rematch_closed,
+        "auto": sorted(t.auto),
     }
     if seat >= 0 or t.creator == identity:
         info["invitation"] = t.invitation
@@ -96,6 +97,9 @@ _REDACT: dict[str, Callable[[events_pb2.Event, int | None], dict[str, Any]]] = {
     "match_ended": _match_ended,
     "rematch_voted": lambda ev, _: {"seat": ev.rematch_voted.seat, "accept": ev.rematch_voted.accept},
     "absence_noticed": lambda ev, _: {"seat": ev.absence_noticed.seat},
+    "turn_timed_out": lambda ev, _: {"seat": ev.turn_timed_out.seat},
+    "auto_mode_changed": lambda ev, _: {"seat": ev.auto_mode_changed.seat, "on": ev.auto_mode_changed.on,
+                                        "reason": ev.auto_mode_changed.reason},
 }
 """What each kind of event shows a viewer (a seat, or None for a spectator) beyond its type and time."""
 

@@ -9,6 +9,7 @@ import { h, keepFocus, mount } from './dom.js';
 import { errorText, t } from './i18n.js';
 import { nameForm } from './lobby.js';
 import { renderActions, renderGiveUp } from './table/actions.js';
+import { renderAutoMode } from './table/automatic.js';
 import { animate, captureRects } from './table/animate.js';
 import { renderCentre, renderTurn, timerText } from './table/centre.js';
 import { buildChat, renderChatFrame, renderChatLog } from './table/chat.js';
@@ -296,6 +297,7 @@ export function createTableScreen(ctx, tableId, invitation) {
       if (st.companion) parts.push(renderCompanion(p));
       if (st.chooser) parts.push(renderChooser(p));
     }
+    parts.push(renderAutoMode(p)); // automatic mode: its switch, or "Voltar a jogar"
     if (p.seated && info.status === 'playing') parts.push(renderGiveUp(p));
     mount(regions.game, ...parts);
     if (st.chooser?.forced && st.chooser !== focusedChooser) {

@@ -55,7 +55,9 @@ def timers(t: Table, d: Durations) -> list[Timer]:
     match = t.match
     if t.status == "playing" and match is not None and not match.round_over:
         turn_seconds = t.options.get("turn_seconds")
-        if turn_seconds:
+        if match.turn in t.auto:  # automatic mode: the system plays that seat's turn at once
+            out.append(Timer("turn", t.table_id, t.seq, t.last_move))
+        elif turn_seconds:
             out.append(Timer("turn", t.table_id, t.seq, t.last_move + turn_seconds))
         if t.absent_seat < 0:
             out.append(Timer("absence", t.table_id, t.seq, t.last_move + d.absence))

@@ -73,6 +73,8 @@ class Table:
     winners: list[int] = field(default_factory=list)
     absent_seat: int = -1  # the player on turn whose absence was noticed (the others may end the match)
     rematch_closed: bool = False
+    auto: set[int] = field(default_factory=set)  # seats in automatic mode: the system plays their turns at once
+    timed_out: set[int] = field(default_factory=set)  # seats whose last turn the timer played (twice: automatic)
     seq: int = 0
     head: bytes | None = None  # the SHA-256 of the last stored batch folded in, when its bytes were read
     commands: OrderedDict[str, int] = field(default_factory=OrderedDict)
@@ -151,7 +153,10 @@ async def decide(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[ev
     handler = _HANDLERS.get(kind)
     if handler is None:
         raise Refused("bad_request", f"unknown command {kind!r}")
-    return await handler(t, cmd, ctx, seat)
+    events = await handler(t, cmd, ctx, seat)
+    if seat in t.auto and events and kind != "auto_mode":  # any action of the player takes the seat back
+        return [_auto_mode(cmd, ctx, seat, False, "returned"), *events]
+    return events
 
 
 def _create(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[events_pb2.Event]:
@@ -296,15 +301,38 @@ def _timer(t: Table, seq: int, ctx: Context, after: float) -> None:
         raise Refused("not_due", "the time has not come yet")
 
 
+def _auto_mode(cmd: table_pb2.TableCommand, ctx: Context, seat: int, on: bool, reason: str) -> events_pb2.Event:
+    return envelope(cmd, ctx.now, auto_mode_changed=table_pb2.AutoModeChanged(seat=seat, on=on, reason=reason))
+
+
+async def _set_auto_mode(t: Table, cmd: table_pb2.TableCommand, ctx: Context, seat: int) -> list[events_pb2.Event]:
+    """A player puts their seat in automatic mode, or takes it back ("Voltar a jogar"); asked twice, nothing more."""
+    _playing(t)
+    on = cmd.auto_mode.on
+    if on == (seat in t.auto):
+        return []
+    return [_auto_mode(cmd, ctx, seat, on, "chosen" if on else "returned")]
+
+
 async def _turn_timeout(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[events_pb2.Event]:
+    """The system plays for the seat on turn: at once in automatic mode, else when the turn timer ran out.
+
+    A person's second timeout in a row turns their seat's automatic mode on.
+    """
     match = _playing(t)
-    seconds = t.options.get("turn_seconds")
-    if not seconds:
-        raise Refused("no_turn_timer", "this table plays without a turn timer")
     if match.round_over:
         raise Refused("stale_timer", "nobody is on turn")
-    _timer(t, cmd.turn_timeout.seq, ctx, seconds)
     seat, events = match.turn, list[events_pb2.Event]()
+    if seat in t.auto:
+        _timer(t, cmd.turn_timeout.seq, ctx, 0.0)
+    else:
+        seconds = t.options.get("turn_seconds")
+        if not seconds:
+            raise Refused("no_turn_timer", "this table plays without a turn timer")
+        _timer(t, cmd.turn_timeout.seq, ctx, seconds)
+        events.append(envelope(cmd, ctx.now, turn_timed_out=table_pb2.TurnTimedOut(seat=seat)))
+        if seat in t.timed_out and not t.players[seat].bot:
+            events.append(_auto_mode(cmd, ctx, seat, True, "timeouts"))
     while not match.round_over and match.turn == seat and len(events) < 8:  # a draw may leave a pass to make
         action = auto_action(match, seat)
         decided = await ctx.rules.decide(match, action_to_pb(action, match.rs.family))
@@ -328,6 +356,7 @@ _CREATOR_ONLY = frozenset({"fill_bots", "start"})  # what a creator who only wat
 _HANDLERS = {
     "leave": _leave, "fill_bots": _fill_bots, "start": _start, "act": _act, "next_round": _next_round,
     "give_up": _give_up, "claim_absence": _claim_absence, "rematch": _rematch,
+    "auto_mode": _set_auto_mode,
 }
 
 
@@ -356,7 +385,7 @@ def _match_started(t: Table, ev: events_pb2.Event) -> None:
     t.match_no = ev.match_started.match_no
     t.category = Category(ev.match_started.category or t.seated_category())  # stored before categories: as now
     t.status, t.end_reason, t.winners, t.rematch, t.rematch_closed = Status.PLAYING, "", [], set(), False
-    t.ended_by = -1
+    t.ended_by, t.auto, t.timed_out = -1, set(), set()
 
 
 def _round_dealt(t: Table, ev: events_pb2.Event) -> None:
@@ -366,6 +395,9 @@ def _round_dealt(t: Table, ev: events_pb2.Event) -> None:
 
 
 def _action_taken(t: Table, ev: events_pb2.Event) -> None:
+    seat = ev.action_taken.action.seat
+    if 0 <= seat < len(t.players) and ev.actor == t.players[seat].identity:  # the player acted: no timeout in a row
+        t.timed_out.discard(seat)
     if t.match is not None:
         t.match = evolve_match(t.match, ActionTaken(action_from_pb(ev.action_taken.action, t.match.rs.family)))
         if t.match.match_over:
@@ -396,10 +428,21 @@ def _rematch_closed(t: Table, ev: events_pb2.Event) -> None:  # stored by earlie
     t.rematch_closed = True
 
 
+def _turn_timed_out(t: Table, ev: events_pb2.Event) -> None:
+    t.timed_out.add(ev.turn_timed_out.seat)
+
+
+def _auto_mode_changed(t: Table, ev: events_pb2.Event) -> None:
+    a = ev.auto_mode_changed
+    (t.auto.add if a.on else t.auto.discard)(a.seat)
+    t.timed_out.discard(a.seat)  # timeouts are counted afresh
+
+
 _EVOLVE: dict[str, Callable[[Table, events_pb2.Event], None]] = {
     "table_created": _created, "player_joined": _joined, "player_left": _left, "match_started": _match_started,
     "round_dealt": _round_dealt, "action_taken": _action_taken, "match_ended": _match_ended,
     "rematch_voted": _rematch_voted, "absence_noticed": _absence_noticed, "rematch_closed": _rematch_closed,
+    "turn_timed_out": _turn_timed_out, "auto_mode_changed": _auto_mode_changed,
 }
 """What each kind of event does to a table."""
 

@@ -111,3 +111,17 @@ async def test_no_clock_closes_a_rematch(nats_url: str) -> None:
 def test_an_earlier_versions_rematch_timer_is_dropped() -> None:
     raw = b'{"seq": 7, "timers": [["rematch", 7, 10.0], ["expiry", 7, 20.0]]}'
     assert [x.kind for x in _decode("t1", raw)[1]] == ["expiry"]
+
+
+async def test_an_automatic_seat_is_played_at_once(nats_url: str) -> None:
+    async with platform(nats_url, settings=Settings(), real_time=True) as p, clock(nats_url):
+        tid = await _two_humans(p)  # no turn timer: without automatic mode the table would wait
+        start = await p.table(tid)
+        assert start.match is not None
+        me = start.match.turn
+        await p.send(tid, start.players[me].identity, auto_mode=table_pb2.SetAutoMode(on=True))
+        chosen = await p.table(tid)
+        moved = await _until(p, tid, lambda t: t.match is not None and t.match.turn != me, seconds=5)
+        stored = await p.store.read(tid, chosen.seq)
+    assert moved.auto == {me} and stored[0].batch.events[0].actor == "clock"
+    assert stored[0].batch.events[0].time.ToNanoseconds() / 1e9 - chosen.last_move < 3.0

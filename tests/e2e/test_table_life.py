@@ -49,3 +49,31 @@ async def test_a_declined_rematch_is_closed_for_everyone(players: Players) -> No
     await expect(ana.by("btn-rematch")).to_have_count(0)
     await expect(bia.by("rematch-closed")).to_be_visible()
     await expect(ana.by("event-log")).to_contain_text("Você não quer revanche.")
+
+
+async def test_automatic_mode_plays_at_once_and_everyone_sees_it(players: Players) -> None:
+    ana = await players.open("Ana")
+    link = await create_with(ana, "classic32", [], seats=2)
+    await ana.fill_bots(2)
+    await ana.start()
+    bia = await players.open("Bia")  # watching
+    await bia.page.goto(link)
+    await bia.enter()
+    await expect(bia.by("opponent-0")).to_be_visible()
+
+    seq = await ana.seq()
+    await ana.click_command(ana.by("btn-auto-on"))
+    await expect(ana.by("auto-notice")).to_contain_text("Modo automático ligado")
+    await expect(ana.by("scoreboard").get_by_test_id("auto-mark-0")).to_be_visible()
+    await expect(bia.by("opponent-0").get_by_test_id("auto-mark-0")).to_contain_text("automático")
+    # the system plays Ana's turns at once: no turn timer at this table, nobody clicks
+    await ana.page.wait_for_function(
+        """s => window.__e2e.frames.some((f) => f.seq > s && f.events.some(
+             (e) => e.type === 'ActionTaken' && e.action.seat === 0))""", arg=seq, timeout=15_000)
+    await expect(ana.by("event-log")).to_contain_text("Você ligou o modo automático")
+
+    await ana.click_command(ana.by("btn-auto-off"))  # "Voltar a jogar"
+    await expect(ana.by("auto-notice")).to_have_count(0)
+    await expect(ana.by("btn-auto-on")).to_be_visible()
+    await expect(bia.by("opponent-0").get_by_test_id("auto-mark-0")).to_have_count(0)
+    await expect(ana.by("event-log")).to_contain_text("Você voltou a jogar.")

@@ -194,3 +194,24 @@ async def test_a_table_says_how_it_ended(nats_url: str, tmp_path: Path) -> None:
         await bob.close()
         status, table = await alice.get(f"/api/tables/{tid}")
     assert status == 200 and (table["status"], table["end_reason"], table["winners"]) == ("ended", "gave_up", [0])
+
+
+async def test_everyone_sees_which_seats_are_automatic(nats_url: str, tmp_path: Path) -> None:
+    async with gateways(nats_url, tmp_path) as g:
+        alice, bob = await g.client("Ana"), await g.client("Bia")
+        tid = await _table_for_two(g, alice, bob)
+        await alice.post(f"/api/tables/{tid}/start")
+        for c in (alice, bob):
+            await c.connect()
+            await c.send({"type": "subscribe", "table": tid})
+            await c.wait(lambda f: f.get("type") == "state")
+        on = await alice.command(tid, {"auto_mode": {"on": True}})
+        seen = await bob.wait(lambda f: f.get("type") == "events" and f["seq"] == on["seqs"][0])
+        off = await alice.command(tid, {"auto_mode": {"on": False}})
+        back = await bob.wait(lambda f: f.get("type") == "events" and f["seq"] == off["seqs"][0])
+        await alice.close()
+        await bob.close()
+    assert on["ok"] and seen["table_info"]["auto"] == [0] and back["table_info"]["auto"] == []
+    assert seen["events"][0] == {"type": "AutoModeChanged", "time": seen["events"][0]["time"], "seat": 0, "on": True,
+                                 "reason": "chosen"}
+    assert back["events"][0]["reason"] == "returned" and back["events"][0]["on"] is False

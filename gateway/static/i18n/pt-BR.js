@@ -254,6 +254,16 @@ export const pt = {
   'log.rematch_no': v => `${v.name} não quer revanche.`,
   'log.absent': v => `${v.name} está ausente há 48 horas.`,
   'log.rematch_closed': 'A revanche não aconteceu.',
+  'log.timed_out': v => `${v.name} ficou sem tempo: o sistema jogou.`,
+  'log.auto_on': v => `${v.name} ligou o modo automático 🤖.`,
+  'log.auto_timeouts': v => `${v.name} ficou sem tempo duas vezes seguidas: modo automático 🤖 ligado.`,
+  'log.auto_off': v => `${v.name} voltou a jogar.`,
+  'auto.mark': 'automático',
+  'auto.mark_title': 'Modo automático: o sistema joga por este lugar',
+  'auto.turn_on': 'Modo automático',
+  'auto.hint': 'O sistema joga por você, na hora, até você voltar',
+  'auto.on': 'Modo automático ligado: o sistema joga por você.',
+  'auto.back': 'VOLTAR A JOGAR',
   'log.seed': 'Embaralhamento conferível: a semente da rodada foi revelada.',
 
   // suits & colours

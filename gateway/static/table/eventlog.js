@@ -90,6 +90,14 @@ export function describeEvent(ev, { me, names, ruleset, view }) {
       line([{ k: 'log.absent', v: { name: ev.seat === me ? null : names[ev.seat], nameYou: ev.seat === me } }], 'warn');
       break;
     case 'RematchClosed': line([{ k: 'log.rematch_closed' }]); break;
+    case 'TurnTimedOut':
+      line([{ k: 'log.timed_out', v: { name: ev.seat === me ? null : names[ev.seat], nameYou: ev.seat === me } }], 'warn');
+      break;
+    case 'AutoModeChanged': {
+      const key = !ev.on ? 'log.auto_off' : ev.reason === 'timeouts' ? 'log.auto_timeouts' : 'log.auto_on';
+      line([{ k: key, v: { name: ev.seat === me ? null : names[ev.seat], nameYou: ev.seat === me } }], ev.on ? 'warn' : '');
+      break;
+    }
     default: break;
   }
   return out;

@@ -4,6 +4,7 @@ import { backSVG } from '../cards.js';
 import { turnsClockwise } from '../catalog.js';
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
+import { autoMark } from './automatic.js';
 
 function miniBacks(n, design) {
   const backs = [];
@@ -44,6 +45,7 @@ export function renderOpponents(p) {
       onTurn ? h('span', { class: 'turn-dot', 'aria-hidden': 'true' }, '▶') : null,
       h('span', { class: 'opp-name-text' }, pl.name || t('seat', { n: seat })),
       pl.bot ? h('span', { class: 'tag tag-bot' }, t('bot')) : null,
+      autoMark(info, seat),
       info.options?.teams ? h('span', { class: 'tag' }, seat % 2 === (p.me >= 0 ? p.me % 2 : 0) ? '👥 A' : '👥 B') : null),
     h('div', { class: 'opp-cards' }, miniBacks(count, p.design),
       h('span', { class: 'opp-count', testid: `opponent-count-${seat}` }, String(count),
