@@ -180,3 +180,4 @@ def serve(cfg: Settings, host: str, port: int) -> None:
     # no access log: WebSocket URLs carry device tokens, which must not end up in logs
     web.run_app(make_app(cfg, allowed_origins(cfg.public_urls, port)), host=host, port=port, print=None,
                 handle_signals=True, shutdown_timeout=5, access_log=None)
+                    web.get("/ranking", index), web.get("/jogador/{name}", index),

@@ -4,8 +4,10 @@
 
 import { checkAccountForm, refusalField, refusalText } from './account.js';
 import { api } from './api.js';
+import { avatarEl } from './avatars.js';
 import { h, mount, trapTab } from './dom.js';
 import { onLangChange, t } from './i18n.js';
+import { profilePath } from './rankings.js';
 
 let open = null; // the dialog on screen: {backdrop, close}
 
@@ -14,7 +16,10 @@ export function accountTools(ctx) {
   const s = ctx.session();
   if (s?.account) {
     return [
-      h('span', { class: 'account-name', testid: 'account-user', title: t('account.signed_in_as', { name: s.name }) }, s.name),
+      h('a', { class: 'account-profile', href: profilePath(s.name), 'data-link': true, testid: 'profile-link',
+        'aria-label': t('profile.label', { name: s.name }), title: t('profile.link') },
+      avatarEl(s.avatar || '', s.name, 'sm'),
+      h('span', { class: 'account-name', testid: 'account-user', title: t('account.signed_in_as', { name: s.name }) }, s.name)),
       h('button', { class: 'btn btn-small btn-ghost', type: 'button', testid: 'btn-logout', onclick: () => logout(ctx) },
         t('account.logout')),
     ];
@@ -37,13 +42,32 @@ async function logout(ctx) {
   ctx.accountChanged(t('account.logged_out'));
 }
 
-/** A guest's invitation to keep its tables, after a match (null for an account). */
+const OFFER_KEY = 'mm.offer.later';
+const OFFER_PAUSE = 7 * 24 * 3600 * 1000; // "Agora não" quiets the offer on this device for a week
+
+let laterThisPage = false;
+
+function offerDismissed() {
+  if (laterThisPage) return true;
+  try { return Date.now() - Number(localStorage.getItem(OFFER_KEY) || 0) < OFFER_PAUSE; } catch { return false; }
+}
+
+/** A guest's invitation to keep its tables, after a match (null for an account, or a guest who said "Agora não"). */
 export function accountOffer(ctx) {
-  if (ctx.session()?.account) return null;
-  return h('div', { class: 'notice account-offer', testid: 'account-offer' },
-    h('p', {}, t('account.offer')),
-    h('button', { class: 'btn btn-small btn-accent', type: 'button', testid: 'btn-offer-register',
-      onclick: () => openAccountDialog(ctx, 'register') }, t('account.submit_register')));
+  if (ctx.session()?.account || offerDismissed()) return null;
+  const offer = h('div', { class: 'notice account-offer-box' },
+    h('div', { class: 'account-offer', testid: 'account-offer' },
+      h('p', {}, t('account.offer')),
+      h('button', { class: 'btn btn-small btn-accent', type: 'button', testid: 'btn-offer-register',
+        onclick: () => openAccountDialog(ctx, 'register') }, t('account.submit_register'))),
+    h('button', { class: 'btn btn-small btn-ghost', type: 'button', testid: 'btn-offer-later', onclick: () => {
+      laterThisPage = true;
+      try { localStorage.setItem(OFFER_KEY, String(Date.now())); } catch { /* private mode: this page only */ }
+      const next = offer.parentElement?.querySelector('a[href], button:not([data-testid^="btn-offer"])');
+      offer.remove();
+      next?.focus({ preventScroll: true });
+    } }, t('account.offer_later')));
+  return offer;
 }
 
 /** The dialog for signing in (`mode` 'login') or creating an account ('register'). */

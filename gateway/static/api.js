@@ -31,7 +31,7 @@ export function loadAccount() {
 }
 
 function saveAccount(a) {
-  if (a) ls()?.setItem(ACCOUNT_KEY, JSON.stringify({ identity: a.identity, name: a.name }));
+  if (a) ls()?.setItem(ACCOUNT_KEY, JSON.stringify({ identity: a.identity, name: a.name, avatar: a.avatar || '' }));
   else ls()?.removeItem(ACCOUNT_KEY);
 }
 
@@ -148,6 +148,22 @@ export const api = {
     return loadSession();
   },
   rulesets: () => http('GET', '/api/rulesets'),
+  // the rankings and the profiles (public), the account's own settings
+  rankings: ({ ruleset, category, period, page = 0 }) =>
+    http('GET', `/api/rankings?${new URLSearchParams({ ruleset, category, period, page: String(page) })}`),
+  player: (name) => http('GET', `/api/players/${encodeURIComponent(name)}`),
+  /** Change the account's name, avatar or password ({password, old_password}): what it is now. */
+  async updateMe(changes) {
+    const data = await http('PATCH', '/api/me', changes);
+    saveAccount(data);
+    return data;
+  },
+  /** End every session of the account, on every device. */
+  async logoutEverywhere() {
+    await http('POST', '/api/logout', { everywhere: true });
+    saveAccount(null);
+    return loadSession();
+  },
 };
 
 /** A client-unique id for a command (re-sent as is after a reconnect: stored once). */

@@ -11,6 +11,10 @@ import { errorText, getLang, initLang, onLangChange, t, toggleLang } from './i18
 import { createHome, learnHref } from './lobby.js';
 import { createTableScreen } from './table.js';
 import { openTutorial } from './tutorial.js';
+// the rankings and the players' profiles (/ranking, /jogador/<name>)
+import { createProfileScreen } from './profile.js';
+import { createRankingScreen } from './rankingpage.js';
+import { parseProfilePath } from './rankings.js';
 
 const DESIGN_KEY = 'mm.deck';
 
@@ -88,7 +92,10 @@ function renderTools() {
       class: 'btn btn-small btn-help', type: 'button', testid: 'btn-help', 'aria-label': t('help.label'),
       title: t('help.label'), onclick: () => ctx.openHelp(),
     }, '?'));
-  mount(document.getElementById('account'), accountTools(ctx));
+  mount(document.getElementById('account'), // the Ranking beside the account: on a phone, the row the account has to itself
+    h('a', { class: 'btn btn-small btn-ghost ranking-link', href: '/ranking', 'data-link': true, testid: 'ranking-link' },
+      t('ranking.link')),
+    accountTools(ctx));
   const brand = document.querySelector('.brand');
   brand.setAttribute('aria-label', `${t('app.title')} — ${t('home.link')}`);
   document.querySelector('.skip-link').textContent = t('home.link') === 'Home' ? 'Skip to content' : 'Pular para o conteúdo';
@@ -118,6 +125,9 @@ function renderBanner() {
 function parseRoute() {
   const m = /^\/m\/([A-Za-z0-9-]{1,64})\/?$/.exec(location.pathname);
   if (m) return { name: 'table', tableId: m[1], invitation: new URLSearchParams(location.search).get('c') || '' };
+  if (/^\/ranking\/?$/.test(location.pathname)) return { name: 'ranking' };
+  const player = parseProfilePath(location.pathname);
+  if (player) return { name: 'profile', player };
   return { name: 'home' };
 }
 
@@ -129,6 +139,10 @@ function route() {
   const r = parseRoute();
   if (r.name === 'table') {
     screen = createTableScreen(ctx, r.tableId, r.invitation);
+  } else if (r.name === 'ranking') {
+    screen = createRankingScreen(ctx);
+  } else if (r.name === 'profile') {
+    screen = createProfileScreen(ctx, r.player);
   } else {
     if (location.pathname !== '/') history.replaceState(null, '', '/');
     helpRuleset = 'classic32';

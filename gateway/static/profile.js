@@ -1,0 +1,212 @@
+// A player's profile (/jogador/<name>): avatar, name, since when, statistics per ruleset and
+// category, the last matches (each linking to its table). One's own ("Meu perfil") adds the
+// account's settings: the avatar picker, the name, the password, signing out on every device.
+
+import { checkAccountForm, refusalText } from './account.js';
+import { api } from './api.js';
+import { AVATAR_IDS, avatarEl } from './avatars.js';
+import { rulesetLabel } from './catalog.js';
+import { h, keepFocus, mount } from './dom.js';
+import { errorText, getLang, t, timeAgo } from './i18n.js';
+import { categoryBadge } from './rankingpage.js';
+import { matchSummary, percent, profilePath, sameName, sinceText } from './rankings.js';
+
+export function createProfileScreen(ctx, name) {
+  const el = h('div', { class: 'profile-page', testid: 'profile-page' });
+  let data = null; // GET /api/players/{name}
+  let error = '';
+  let destroyed = false;
+  const busy = new Set();
+  const typed = { name: null, old: '', fresh: '' }; // what the forms hold, kept across renders
+
+  async function load(attempt = 0) {
+    try {
+      data = await api.player(name);
+      error = '';
+      if (data.name !== name) history.replaceState(null, '', profilePath(data.name)); // the name as its account spells it
+    } catch (err) {
+      // one's own account just made or renamed: the profiles follow the accounts' stream a moment later
+      if (err.code === 'unknown_player' && attempt < 6 && sameName(ctx.session()?.name, name)) {
+        setTimeout(() => { if (!destroyed) load(attempt + 1); }, 500);
+        return;
+      }
+      error = err.code || 'unavailable';
+    }
+    render();
+  }
+
+  const own = () => {
+    const s = ctx.session();
+    return !!(s?.account && data && sameName(s.name, data.name));
+  };
+
+  function stats() {
+    const rows = data.statistics || [];
+    return h('section', { class: 'panel profile-stats', testid: 'profile-stats', 'aria-labelledby': 'profile-stats-title' },
+      h('h2', { id: 'profile-stats-title' }, t('profile.stats')),
+      rows.length ? h('div', { class: 'table-scroll' }, h('table', { class: 'stats-table' },
+        h('thead', {}, h('tr', {},
+          ['profile.ruleset', 'profile.category', 'profile.played', 'profile.wins'].map((k) => h('th', { scope: 'col' }, t(k))),
+          h('th', { scope: 'col', 'aria-label': t('profile.win_rate') }, // "%" when a phone has no room for the word
+            h('span', { class: 'th-long', 'aria-hidden': 'true' }, t('profile.win_rate')),
+            h('span', { class: 'th-short', 'aria-hidden': 'true' }, '%')))),
+        h('tbody', {}, rows.map((r) => h('tr', { testid: `stats-${r.ruleset}-${r.category}` },
+          h('th', { scope: 'row' }, rulesetLabel(ctx.catalog, r.ruleset)),
+          h('td', {}, categoryBadge(r.category)),
+          h('td', { class: 'num', testid: 'stats-played' }, String(r.played)),
+          h('td', { class: 'num', testid: 'stats-wins' }, String(r.wins)),
+          h('td', { class: 'num', testid: 'stats-rate' }, percent(r.win_rate, getLang())))))))
+        : h('p', { class: 'muted' }, t('profile.stats_none')));
+  }
+
+  function historyList() {
+    const rows = data.history || [];
+    return h('section', { class: 'panel profile-history', testid: 'profile-history', 'aria-labelledby': 'profile-history-title' },
+      h('h2', { id: 'profile-history-title' }, t('profile.history')),
+      rows.length ? h('ul', { class: 'history-list' }, rows.map((m) => {
+        const s = matchSummary(m, getLang());
+        const result = t(`profile.${s.result}`);
+        const ruleset = rulesetLabel(ctx.catalog, m.ruleset);
+        return h('li', { class: `history-item history-${s.result}`, testid: `history-${m.table_id}-${m.match_no}` },
+          h('a', { class: 'history-link', href: `/m/${encodeURIComponent(m.table_id)}`, 'data-link': true,
+            'aria-label': t('profile.see_table', { ruleset, result }) },
+          h('span', { class: `result result-${s.result}`, testid: 'history-result' }, result),
+          h('span', { class: 'history-rs' }, ruleset),
+          categoryBadge(m.category),
+          h('span', { class: 'history-opponents', testid: 'history-opponents' }, s.opponents),
+          h('span', { class: 'muted history-end', testid: 'history-end' }, s.ended),
+          h('span', { class: 'muted history-time' }, timeAgo(m.ended_at))));
+      })) : h('p', { class: 'muted' }, t('profile.history_none')));
+  }
+
+  async function save(what, changes, done) {
+    if (busy.has(what)) return;
+    busy.add(what);
+    render();
+    try {
+      const me = await api.updateMe(changes);
+      done(me);
+    } catch (err) {
+      if (what === 'password' && err.code === 'bad_credentials') ctx.toast(t('profile.wrong_password'), 'error');
+      else ctx.toast(refusalText(err), 'error');
+    } finally {
+      busy.delete(what);
+      if (!destroyed) render();
+    }
+  }
+
+  function avatarPicker() {
+    const current = data.avatar;
+    return h('fieldset', { class: 'avatar-picker', testid: 'avatar-picker' },
+      h('legend', {}, t('profile.avatar')),
+      h('p', { class: 'muted' }, t('profile.avatar_hint')),
+      h('div', { class: 'avatar-grid' }, AVATAR_IDS.map((id) => h('label', {
+        class: `avatar-choice${id === current ? ' selected' : ''}`, title: t(`avatar.${id}`), testid: `avatar-${id}`,
+      },
+      h('input', { type: 'radio', name: 'avatar', value: id, checked: id === current, class: 'sr-only',
+        'aria-label': t(`avatar.${id}`), 'data-focus': `avatar-${id}`,
+        onchange: () => save('avatar', { avatar: id }, (me) => {
+          data = { ...data, avatar: me.avatar };
+          ctx.toast(t('profile.avatar_saved'));
+          ctx.sessionChanged();
+        }) }),
+      avatarEl(id, data.name, 'md')))));
+  }
+
+  function renameForm() {
+    const input = h('input', { id: 'profile-name', testid: 'profile-name', type: 'text', value: typed.name ?? data.name, maxlength: '24',
+      autocomplete: 'username', autocapitalize: 'none', spellcheck: 'false', required: true, 'data-focus': 'name',
+      oninput: (e) => { typed.name = e.target.value; } });
+    const submit = (e) => {
+      e.preventDefault();
+      const problem = checkAccountForm('register', { name: input.value, password: 'x'.repeat(8) });
+      if (problem) { ctx.toast(t(problem.key), 'error'); input.focus(); return; }
+      save('name', { name: input.value }, (me) => {
+        typed.name = null;
+        ctx.toast(t('profile.renamed', { name: me.name }));
+        ctx.sessionChanged();
+        ctx.navigate(profilePath(me.name), { replace: true });
+      });
+    };
+    return h('form', { class: 'profile-form', testid: 'profile-rename', onsubmit: submit, novalidate: true },
+      h('label', { class: 'account-field', for: 'profile-name' }, h('span', { class: 'opt-name' }, t('profile.rename')), input,
+        h('small', { class: 'muted' }, t('account.name_hint'))),
+      h('button', { class: 'btn', type: 'submit', testid: 'profile-rename-save', 'data-focus': 'rename', 'aria-busy': busy.has('name') ? 'true' : null },
+        t('profile.rename_save')));
+  }
+
+  function passwordForm() {
+    const old = h('input', { id: 'profile-old-password', testid: 'profile-old-password', type: 'password', value: typed.old,
+      autocomplete: 'current-password', required: true, 'data-focus': 'old', oninput: (e) => { typed.old = e.target.value; } });
+    const fresh = h('input', { id: 'profile-new-password', testid: 'profile-new-password', type: 'password', value: typed.fresh,
+      autocomplete: 'new-password', required: true, 'aria-describedby': 'profile-new-password-hint', 'data-focus': 'fresh',
+      oninput: (e) => { typed.fresh = e.target.value; } });
+    const submit = (e) => {
+      e.preventDefault();
+      if (!old.value) { ctx.toast(t('account.password_empty'), 'error'); old.focus(); return; }
+      const problem = checkAccountForm('register', { name: 'ok', password: fresh.value });
+      if (problem) { ctx.toast(t(problem.key), 'error'); fresh.focus(); return; }
+      save('password', { password: fresh.value, old_password: old.value }, () => {
+        typed.old = '';
+        typed.fresh = '';
+        ctx.toast(t('profile.password_changed'));
+      });
+    };
+    return h('form', { class: 'profile-form', testid: 'profile-password', onsubmit: submit, novalidate: true },
+      h('h3', {}, t('profile.password')),
+      h('label', { class: 'account-field', for: 'profile-old-password' }, h('span', { class: 'opt-name' }, t('profile.old_password')), old),
+      h('label', { class: 'account-field', for: 'profile-new-password' }, h('span', { class: 'opt-name' }, t('profile.new_password')), fresh,
+        h('small', { class: 'muted', id: 'profile-new-password-hint' }, t('account.password_hint'))),
+      h('button', { class: 'btn', type: 'submit', testid: 'profile-password-save', 'data-focus': 'password',
+        'aria-busy': busy.has('password') ? 'true' : null },
+        t('profile.password_save')));
+  }
+
+  async function everywhere() {
+    try {
+      await api.logoutEverywhere();
+    } catch (err) {
+      ctx.toast(refusalText(err), 'error');
+      return;
+    }
+    ctx.accountChanged(t('profile.logged_out_everywhere'));
+  }
+
+  function settings() {
+    return h('section', { class: 'panel profile-settings', testid: 'profile-settings', 'aria-labelledby': 'profile-settings-title' },
+      h('h2', { id: 'profile-settings-title' }, t('profile.settings')),
+      avatarPicker(), renameForm(), passwordForm(),
+      h('div', { class: 'profile-everywhere' },
+        h('p', { class: 'muted' }, t('profile.everywhere_hint')),
+        h('button', { class: 'btn btn-ghost', type: 'button', testid: 'btn-logout-everywhere', onclick: everywhere },
+          t('profile.everywhere'))));
+  }
+
+  function render() {
+    if (!destroyed) keepFocus(el, draw);
+  }
+
+  function draw() {
+    if (error) {
+      mount(el, h('section', { class: 'panel', testid: 'profile-error' },
+        h('p', { role: 'alert' }, error === 'unknown_player' ? t('profile.unknown', { name }) : errorText(error)),
+        h('a', { href: '/ranking', 'data-link': true, class: 'btn btn-small' }, t('ranking.title'))));
+      return;
+    }
+    if (!data) { mount(el, h('p', { class: 'loading', role: 'status' }, t('loading'))); return; }
+    const mine = own();
+    mount(el,
+      h('section', { class: 'profile-head', testid: 'profile-head' },
+        avatarEl(data.avatar, data.name, 'lg'),
+        h('div', {},
+          mine ? h('p', { class: 'profile-mine' }, t('profile.link')) : null,
+          h('h1', { testid: 'profile-name-title' }, data.name),
+          h('p', { class: 'muted', testid: 'profile-since' }, sinceText(data.since, getLang())))),
+      h('div', { class: 'profile-grid' },
+        h('div', { class: 'profile-main' }, stats(), historyList()),
+        mine ? settings() : null));
+  }
+
+  load();
+  return { el, render, destroy() { destroyed = true; } };
+}

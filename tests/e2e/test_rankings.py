@@ -1,0 +1,196 @@
+"""The rankings and the profiles in the web client, over the real SQL projector.
+
+* Two accounts finish an OFICIAL match (one gives up: the quickest end): both see the ranking
+  move (the winner at position 1 under OFICIAL / Hoje), the loser's profile shows the match
+  (the opponent, the result, how it ended, a link to its table); one's own profile picks an
+  avatar, which the header and the ranking then show.
+* A guest's training match (a bot seated: 🤖 TREINO) ends with a gentle offer of an account,
+  which "Agora não" puts away.
+
+Names are unique across the platform the e2e tests share, so each test's names carry a suffix
+of their own; the ranking is shared too, so a row is looked for by its name (equal win counts
+share a position: a winner with one win is first whoever else has one).
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import time
+
+import pytest
+from playwright.async_api import expect
+
+from tests.e2e.conftest import Players
+from tests.e2e.ui import STEP_TIMEOUT_MS, Player
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+PASSWORD = "baralho-de-32"
+PROJECTED_S = 20  # the projector writes a finished match's rows a moment after its last event
+
+
+async def register(player: Player) -> None:
+    """From an empty device: Criar conta, name and password, signed in."""
+    await player.page.goto("/")
+    await player.by("btn-register").click()
+    await player.by("account-name").fill(player.name)
+    await player.by("account-password").fill(PASSWORD)
+    await player.by("account-submit").click()
+    await expect(player.by("account-user")).to_have_text(player.name)
+
+
+async def ranking_row_until(player: Player, name: str, *, avatar: str | None = None) -> None:
+    """The ranking shown lists ``name`` (with ``avatar``), loaded again until the projection has it."""
+    deadline = time.monotonic() + PROJECTED_S
+    row = player.by("ranking-row").filter(has=player.page.get_by_role("link", name=name, exact=True))
+    while True:
+        await expect(player.by("ranking-page").locator("[data-testid=ranking-rows], [data-testid=ranking-empty]")
+                     ).to_be_visible()
+        shown = await row.count() == 1
+        if shown and avatar is not None:
+            shown = await row.locator(".avatar").get_attribute("data-avatar") == avatar
+        if shown:
+            return
+        if time.monotonic() > deadline:
+            await player.shot(f"rankings-missing-{player.name}")
+            raise AssertionError(f"{player.name}: {name} is not in the ranking after {PROJECTED_S} s")
+        await player.page.wait_for_timeout(500)
+        await player.page.reload()
+
+
+async def test_an_official_match_moves_the_ranking_and_shows_in_the_profiles(players: Players) -> None:
+    tag = secrets.token_hex(3)
+    vera = await players.open(f"Vera {tag}")
+    davi = await players.open(f"Davi {tag}", phone=True)
+    await register(vera)
+    await register(davi)
+
+    # before: the ranking, from the header on a phone (OFICIAL and Hoje unless asked otherwise)
+    await davi.by("ranking-link").click()
+    await expect(davi.page).to_have_url(re.compile(r"/ranking\?regra=classic32&modo=oficial&periodo=hoje$"))
+    await expect(davi.by("ranking-page").get_by_role("heading", name="Ranking", exact=True)).to_be_visible()
+    await expect(davi.by("ranking-category-official")).to_have_attribute("aria-current", "page")
+    await expect(davi.by("ranking-category-official")).to_have_text("👥 OFICIAL")
+    await expect(davi.by("ranking-category-training")).to_have_text("🤖 TREINO")
+    await expect(davi.by("ranking-period")).to_have_text(re.compile("Hoje.*Semana.*Mês.*Temporada.*Histórico"))
+    await expect(davi.by("ranking-period-today")).to_have_attribute("aria-current", "page")
+    await expect(davi.by("ranking-caption")).to_contain_text("Clássico 32")
+    await expect(davi.by("ranking-rows").or_(davi.by("ranking-empty"))).to_be_visible()
+    await expect(davi.page.get_by_role("link", name=vera.name, exact=True)).to_have_count(0)
+    await davi.shot("rankings-1-before-phone")
+    widths = await davi.page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert widths[0] <= widths[1], f"the ranking is {widths[0]} px wide in a {widths[1]} px phone"
+
+    # an official match: people only
+    await vera.page.goto("/")
+    link = await vera.create_table("classic32", seats=2)
+    await expect(vera.by("table-category")).to_have_text("👥 OFICIAL")
+    await davi.page.goto(link)
+    await davi.by("btn-join").click()
+    await expect(davi.by("seat-1")).to_contain_text(davi.name)
+    await vera.start()
+    table_id = vera.table_id
+    await expect(davi.by("hand")).to_be_visible()
+    await expect(davi.by("table-category")).to_have_text("👥 OFICIAL")
+    await davi.by("btn-giveup").click()
+    await davi.click_command(davi.by("btn-giveup-confirm"))
+    await expect(vera.by("match-winner")).to_contain_text("Você venceu")
+    await expect(davi.by("round-review")).to_be_visible()
+    await expect(davi.by("account-offer")).to_have_count(0)  # accounts are not asked
+
+    # the winner's own profile: the header's "Meu perfil"; an avatar chosen
+    await vera.page.get_by_role("link", name=f"Meu perfil ({vera.name})").click()
+    await expect(vera.page).to_have_url(re.compile(r"/jogador/Vera%20" + tag + "$"))
+    await expect(vera.by("profile-name-title")).to_have_text(vera.name)
+    await expect(vera.by("profile-head")).to_contain_text("Meu perfil")
+    await expect(vera.by("avatar-picker").locator("input[type=radio]")).to_have_count(12)
+    await vera.by("avatar-coroa").click()
+    await expect(vera.by("toasts")).to_contain_text("Avatar salvo")
+    await expect(vera.by("profile-link").locator(".avatar")).to_have_attribute("data-avatar", "coroa")
+    await expect(vera.by("avatar-coroa")).to_have_class(re.compile(r"\bselected\b"))
+
+    # the ranking moved: the winner first under OFICIAL / Hoje, with the avatar chosen, for both
+    await vera.by("ranking-link").click()
+    await ranking_row_until(vera, vera.name, avatar="coroa")
+    row = vera.by("ranking-row").filter(has=vera.page.get_by_role("link", name=vera.name, exact=True))
+    await expect(row.get_by_test_id("ranking-position")).to_have_text("1º")
+    await expect(row.get_by_test_id("ranking-wins")).to_have_text("1 vitória")
+    await expect(row.locator(".tag-me")).to_have_text("você")
+    await vera.shot("rankings-2-after-desktop")
+    await vera.by("ranking-category-training").click()  # the same period's TREINO: not this match
+    await expect(vera.page).to_have_url(re.compile(r"modo=treino&periodo=hoje$"))
+    await expect(vera.page.get_by_role("link", name=vera.name, exact=True)).to_have_count(0)
+
+    await davi.page.goto("/ranking")
+    await ranking_row_until(davi, vera.name)
+    row = davi.by("ranking-row").filter(has=davi.page.get_by_role("link", name=vera.name, exact=True))
+    await expect(row.get_by_test_id("ranking-position")).to_have_text("1º")
+    await expect(davi.page.get_by_role("link", name=davi.name, exact=True)).to_have_count(0)  # no win, no row
+    await davi.shot("rankings-3-after-phone")
+
+    # the winner's profile, from the ranking: its statistics
+    await row.get_by_role("link").click()
+    await expect(davi.by("profile-name-title")).to_have_text(vera.name)
+    stats = davi.by("stats-classic32-official")
+    await expect(stats.get_by_test_id("stats-played")).to_have_text("1")
+    await expect(stats.get_by_test_id("stats-wins")).to_have_text("1")
+    await expect(stats.get_by_test_id("stats-rate")).to_have_text(re.compile(r"100\s?%"))
+    await expect(davi.by("profile-settings")).to_have_count(0)  # someone else's profile
+
+    # the loser's own profile shows the match, how it ended, and leads to its table
+    await davi.by("profile-link").click()
+    await expect(davi.by("profile-name-title")).to_have_text(davi.name)
+    await expect(davi.by("profile-settings")).to_be_visible()
+    stats = davi.by("stats-classic32-official")
+    await expect(stats.get_by_test_id("stats-played")).to_have_text("1")
+    await expect(stats.get_by_test_id("stats-wins")).to_have_text("0")
+    await expect(stats).to_contain_text("👥 OFICIAL")
+    match = davi.by(f"history-{table_id}-1")
+    await expect(match.get_by_test_id("history-result")).to_have_text("Derrota")
+    await expect(match.get_by_test_id("history-opponents")).to_have_text(f"contra {vera.name}")
+    await expect(match.get_by_test_id("history-end")).to_have_text("desistiu")
+    widths = await davi.page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert widths[0] <= widths[1], f"the profile is {widths[0]} px wide in a {widths[1]} px phone"
+    await davi.shot("rankings-4-own-profile-phone")
+    await match.get_by_role("link").click()
+    await expect(davi.page).to_have_url(re.compile(f"/m/{table_id}$"))
+    await expect(davi.by("round-review")).to_be_visible(timeout=STEP_TIMEOUT_MS)
+
+    # the pages have addresses: a reload of a profile and of a ranking shows them again, in English too
+    await vera.page.goto(f"/jogador/{vera.name.upper()}")
+    await expect(vera.by("profile-name-title")).to_have_text(vera.name)  # the name as its account spells it
+    await vera.by("btn-lang").click()
+    await expect(vera.by("profile-stats")).to_contain_text("Win rate")
+    await expect(vera.by("stats-classic32-official")).to_contain_text("👥 OFFICIAL")
+    await vera.page.goto("/ranking?regra=classic32&modo=oficial&periodo=historico")
+    await expect(vera.by("ranking-period-all")).to_have_text("All time")
+    await expect(vera.by("ranking-period-all")).to_have_attribute("aria-current", "page")
+    await vera.by("btn-lang").click()
+    await expect(vera.by("ranking-period-all")).to_have_text("Histórico")
+    players.assert_no_console_errors()
+
+
+async def test_a_guest_training_match_offers_an_account_that_can_wait(players: Players) -> None:
+    name = f"Lia {secrets.token_hex(3)}"
+    lia = await players.open(name, phone=True)
+    await lia.host("classic32", seats=2)
+    await expect(lia.by("table-category")).to_have_text("🤖 TREINO")  # a bot is seated
+    await lia.by("btn-giveup").click()
+    await lia.click_command(lia.by("btn-giveup-confirm"))
+    offer = lia.by("account-offer")
+    await expect(offer).to_be_visible()
+    await expect(offer).to_contain_text("Crie uma conta")
+    await lia.shot("rankings-5-offer-phone")
+    await expect(lia.by("btn-offer-later")).to_have_text("Agora não")
+    await lia.by("btn-offer-later").click()
+    await expect(lia.by("account-offer")).to_have_count(0)
+    await lia.page.reload()  # put away on this device, not only on this page
+    await expect(lia.by("round-review")).to_be_visible()
+    await expect(lia.by("account-offer")).to_have_count(0)
+
+    # a guest is not ranked: the ranking says so and offers the account
+    await lia.by("ranking-link").click()
+    await expect(lia.by("ranking-accounts-only")).to_contain_text("Só quem tem conta entra no ranking")
+    await expect(lia.by("ranking-accounts-only").get_by_role("button", name="Criar conta")).to_be_visible()
+    players.assert_no_console_errors()
