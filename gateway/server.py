@@ -169,6 +169,7 @@ def make_app(cfg: Settings, origins: frozenset[str]) -> web.Application:
     rankings_api.setup(app, cfg.time_zone)
     app.add_routes([*routes(), web.get("/ws", websocket), web.get("/healthz", healthz), web.get("/readyz", readyz),
                     web.get("/", index), web.get("/m/{table_id}", index), web.get("/aprenda", learn),
+                    web.get("/ranking", index), web.get("/jogador/{name}", index),
                     web.get("/learn", learn), web.static("/static", STATIC)])
     return app
 
@@ -180,4 +181,3 @@ def serve(cfg: Settings, host: str, port: int) -> None:
     # no access log: WebSocket URLs carry device tokens, which must not end up in logs
     web.run_app(make_app(cfg, allowed_origins(cfg.public_urls, port)), host=host, port=port, print=None,
                 handle_signals=True, shutdown_timeout=5, access_log=None)
-                    web.get("/ranking", index), web.get("/jogador/{name}", index),
