@@ -194,3 +194,56 @@ async def test_a_guest_training_match_offers_an_account_that_can_wait(players: P
     await expect(lia.by("ranking-accounts-only")).to_contain_text("Só quem tem conta entra no ranking")
     await expect(lia.by("ranking-accounts-only").get_by_role("button", name="Criar conta")).to_be_visible()
     players.assert_no_console_errors()
+
+
+async def test_ones_own_profile_changes_the_password_and_the_name_and_signs_out_everywhere(players: Players) -> None:
+    tag = secrets.token_hex(3)
+    refused = (r"status of 401",)  # a wrong current password; the ended session's GET /api/me
+    nico = await players.open(f"Nico {tag}", allowed_console=refused)
+    await register(nico)
+    await nico.by("profile-link").click()
+    await expect(nico.by("profile-name-title")).to_have_text(nico.name)
+    await expect(nico.by("profile-stats")).to_contain_text("Nenhuma partida terminada ainda.")
+    await expect(nico.by("profile-history")).to_contain_text("Nenhuma partida ainda.")
+    await expect(nico.by("profile-since")).to_contain_text("Joga desde")
+
+    # the password: the current one is asked, the new one checked before asking
+    await nico.by("profile-old-password").fill("not-the-password")
+    await nico.by("profile-new-password").fill("outra-senha-boa")
+    await nico.by("profile-password-save").click()
+    await expect(nico.by("toasts")).to_contain_text("A senha atual está errada")
+    await nico.by("profile-old-password").fill(PASSWORD)
+    await nico.by("profile-new-password").fill("curta")
+    await nico.by("profile-password-save").click()
+    await expect(nico.by("toasts")).to_contain_text("A senha precisa ter de 8 a 256 caracteres")
+    await expect(nico.by("profile-new-password")).to_be_focused()
+    await nico.by("profile-new-password").fill("outra-senha-boa")
+    await nico.by("profile-password-save").click()
+    await expect(nico.by("toasts")).to_contain_text("Senha trocada")
+    await expect(nico.by("profile-old-password")).to_have_value("")
+
+    # the new password signs in elsewhere
+    other = await players.open(f"{nico.name} (outro)", allowed_console=refused)
+    await other.page.goto("/")
+    await other.by("btn-login").click()
+    await other.by("account-name").fill(nico.name)
+    await other.by("account-password").fill("outra-senha-boa")
+    await other.by("account-submit").click()
+    await expect(other.by("account-user")).to_have_text(nico.name)
+
+    # a new name: the profile's address follows, and the header
+    renamed = f"Nicolau {tag}"
+    await nico.by("profile-name").fill(renamed)
+    await nico.by("profile-rename-save").click()
+    await expect(nico.by("toasts")).to_contain_text(f"Agora você é {renamed}")
+    await expect(nico.page).to_have_url(re.compile(r"/jogador/Nicolau%20" + tag + "$"))
+    await expect(nico.by("profile-name-title")).to_have_text(renamed)
+    await expect(nico.by("account-user")).to_have_text(renamed)
+    await nico.shot("rankings-6-renamed")
+
+    # signing out on every device: this one shows the ways in; the other's session is gone too
+    await nico.by("btn-logout-everywhere").click()
+    await expect(nico.by("btn-login")).to_have_text("Entrar")
+    await expect(nico.by("toasts")).to_contain_text("Você saiu da conta em todos os aparelhos")
+    assert await other.page.evaluate("() => fetch('/api/me').then((r) => r.status)") == 401
+    players.assert_no_console_errors()
