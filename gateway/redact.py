@@ -26,10 +26,19 @@ def table_info(t: Table, identity: str, seat: int | None = None) -> dict[str, An
         "absent_seat": t.absent_seat if t.absent_seat >= 0 else None,
         "rematch": sorted(t.rematch), "rematch_closed": t.rematch_closed,
         "auto": sorted(t.auto),
+        "partners": _partners(t),
     }
     if seat >= 0 or t.creator == identity:
         info["invitation"] = t.invitation
     return info
+
+
+def _partners(t: Table) -> list[list[int]] | None:
+    """Who partners whom at a teams table: the seats opposite each other (0 & 2, 1 & 3); None without teams."""
+    if not t.options.get("teams"):
+        return None
+    half = t.capacity // 2
+    return [[i, i + half] for i in range(half)]
 
 
 def viewer_view(t: Table, identity: str, seat: int | None = None) -> dict[str, Any] | None:
@@ -98,6 +107,7 @@ _REDACT: dict[str, Callable[[events_pb2.Event, int | None], dict[str, Any]]] = {
     "rematch_voted": lambda ev, _: {"seat": ev.rematch_voted.seat, "accept": ev.rematch_voted.accept},
     "absence_noticed": lambda ev, _: {"seat": ev.absence_noticed.seat},
     "turn_timed_out": lambda ev, _: {"seat": ev.turn_timed_out.seat},
+    "seat_moved": lambda ev, _: {"seat": ev.seat_moved.seat, "to": ev.seat_moved.to},
     "auto_mode_changed": lambda ev, _: {"seat": ev.auto_mode_changed.seat, "on": ev.auto_mode_changed.on,
                                         "reason": ev.auto_mode_changed.reason},
 }

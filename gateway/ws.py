@@ -42,7 +42,7 @@ MAX_FRAME = 8 * 1024
 RATE = 30.0  # frames per second per socket, with a burst of as many
 QUEUE = 512
 TABLE_COMMANDS = ("join", "leave", "fill_bots", "start", "next_round", "give_up", "claim_absence", "rematch",
-                  "auto_mode")
+                  "auto_mode", "move_seat")
 
 
 class FrameError(Exception):

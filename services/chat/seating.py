@@ -50,8 +50,14 @@ def _left(s: Seating, ev: events_pb2.Event) -> None:
     del s.identities[ev.player_left.seat], s.names[ev.player_left.seat]
 
 
+def _moved(s: Seating, ev: events_pb2.Event) -> None:
+    a, b = ev.seat_moved.seat, ev.seat_moved.to
+    s.identities[a], s.identities[b] = s.identities[b], s.identities[a]
+    s.names[a], s.names[b] = s.names[b], s.names[a]
+
+
 _FOLDS: dict[str, Callable[[Seating, events_pb2.Event], None]] = {
-    "table_created": _created, "player_joined": _joined, "player_left": _left,
+    "table_created": _created, "player_joined": _joined, "player_left": _left, "seat_moved": _moved,
 }
 
 

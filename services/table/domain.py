@@ -242,6 +242,18 @@ async def _start(t: Table, cmd: table_pb2.TableCommand, ctx: Context, seat: int)
     return await _start_match(t, cmd, ctx)
 
 
+async def _move_seat(t: Table, cmd: table_pb2.TableCommand, ctx: Context, seat: int) -> list[events_pb2.Event]:
+    """The creator, before the start, makes two seated players change places (teams: partners sit opposite)."""
+    if t.status != Status.LOBBY:
+        raise Refused("match_started", "players change seats before the start")
+    if cmd.actor != t.creator:
+        raise Refused("not_creator", "only the table's creator moves players")
+    a, b = cmd.move_seat.seat, cmd.move_seat.to
+    if not (0 <= a < len(t.players) and 0 <= b < len(t.players)) or a == b:
+        raise Refused("bad_seat", "a player moves to another seated player's seat")
+    return [envelope(cmd, ctx.now, seat_moved=table_pb2.SeatMoved(seat=a, to=b))]
+
+
 def _playing(t: Table) -> State:
     if t.status != Status.PLAYING or t.match is None:
         raise Refused("not_playing", "no match is being played at this table")
@@ -351,12 +363,12 @@ async def _notice_absence(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -
 
 _CLOCK = {"turn_timeout": _turn_timeout, "notice_absence": _notice_absence}
 
-_CREATOR_ONLY = frozenset({"fill_bots", "start"})  # what a creator who only watches may still do
+_CREATOR_ONLY = frozenset({"fill_bots", "start", "move_seat"})  # what a creator who only watches may still do
 
 _HANDLERS = {
     "leave": _leave, "fill_bots": _fill_bots, "start": _start, "act": _act, "next_round": _next_round,
     "give_up": _give_up, "claim_absence": _claim_absence, "rematch": _rematch,
-    "auto_mode": _set_auto_mode,
+    "auto_mode": _set_auto_mode, "move_seat": _move_seat,
 }
 
 
@@ -378,6 +390,11 @@ def _joined(t: Table, ev: events_pb2.Event) -> None:
 
 def _left(t: Table, ev: events_pb2.Event) -> None:
     del t.players[ev.player_left.seat]
+
+
+def _seat_moved(t: Table, ev: events_pb2.Event) -> None:
+    a, b = ev.seat_moved.seat, ev.seat_moved.to
+    t.players[a], t.players[b] = t.players[b], t.players[a]
 
 
 def _match_started(t: Table, ev: events_pb2.Event) -> None:
@@ -442,7 +459,7 @@ _EVOLVE: dict[str, Callable[[Table, events_pb2.Event], None]] = {
     "table_created": _created, "player_joined": _joined, "player_left": _left, "match_started": _match_started,
     "round_dealt": _round_dealt, "action_taken": _action_taken, "match_ended": _match_ended,
     "rematch_voted": _rematch_voted, "absence_noticed": _absence_noticed, "rematch_closed": _rematch_closed,
-    "turn_timed_out": _turn_timed_out, "auto_mode_changed": _auto_mode_changed,
+    "turn_timed_out": _turn_timed_out, "auto_mode_changed": _auto_mode_changed, "seat_moved": _seat_moved,
 }
 """What each kind of event does to a table."""
 

@@ -169,6 +169,7 @@ async def _seated(conn: AsyncConnection, t: domain.Table, when: datetime) -> Non
 
 _ON_EVENT: dict[str, Callable[[AsyncConnection, domain.Table, datetime], Awaitable[None]]] = {
     "table_created": _created, "player_joined": _seated, "player_left": _seated,
+    "seat_moved": _seated,  # teams: the creator moved players before the start
 }
 """The rows each kind of event writes (beyond the directory row every batch updates)."""
 

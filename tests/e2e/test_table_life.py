@@ -2,6 +2,10 @@
 
 * A rematch stays open until everyone answers: "Não, obrigado" closes it, for the player and
   for whoever watches.
+* Automatic mode: "Modo automático" puts the seat in it, the system plays its turns at once,
+  everyone sees the robot mark, "Voltar a jogar" takes it back.
+* Duplas (colors108 teams): the lobby shows who partners whom, and the creator moves a player
+  to the seat opposite theirs before the start.
 """
 
 from __future__ import annotations
@@ -77,3 +81,34 @@ async def test_automatic_mode_plays_at_once_and_everyone_sees_it(players: Player
     await expect(ana.by("btn-auto-on")).to_be_visible()
     await expect(bia.by("opponent-0").get_by_test_id("auto-mark-0")).to_have_count(0)
     await expect(ana.by("event-log")).to_contain_text("Você voltou a jogar.")
+
+
+async def test_the_creator_makes_the_teams_by_moving_players(players: Players) -> None:
+    ana = await players.open("Ana")
+    link = await create_with(ana, "colors108", ["teams"], seats=4)
+    bia = await players.open("Bia")
+    await bia.page.goto(link)
+    await bia.enter()
+    await bia.by("btn-join").click()
+    await expect(bia.by("seat-1")).to_contain_text("Bia")
+    await ana.fill_bots(4)
+    bot_2 = await ana.by("seat-2").locator(".seat-name").evaluate("(el) => el.firstChild.textContent")
+
+    await expect(ana.by("team-0")).to_contain_text(f"Ana e {bot_2}")
+    await expect(bia.by("team-1")).to_contain_text("Bia e")
+    await expect(bia.by("move-seat-1")).to_have_count(0)  # only the creator moves players
+    await ana.shot("teams-1-lobby")
+
+    before = await ana.acks()
+    await ana.by("move-seat-1").select_option("2")  # Bia goes opposite Ana
+    await ana.wait_ack(before)
+    await expect(ana.by("team-0")).to_contain_text("Ana e Bia")
+    await expect(bia.by("team-0")).to_contain_text("Ana e Bia")
+    await expect(bia.by("seat-2")).to_contain_text("Bia")
+    await expect(bia.by("seat-2").get_by_test_id("seat-team-2")).to_contain_text("Dupla 1")
+    await expect(ana.by("team-1")).to_contain_text(bot_2)
+    await ana.shot("teams-2-moved")
+
+    await ana.start()
+    await expect(bia.by("hand")).to_be_visible()
+    await expect(ana.by("opponent-2")).to_contain_text("Bia")

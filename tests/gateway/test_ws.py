@@ -215,3 +215,31 @@ async def test_everyone_sees_which_seats_are_automatic(nats_url: str, tmp_path: 
     assert seen["events"][0] == {"type": "AutoModeChanged", "time": seen["events"][0]["time"], "seat": 0, "on": True,
                                  "reason": "chosen"}
     assert back["events"][0]["reason"] == "returned" and back["events"][0]["on"] is False
+
+
+async def test_a_teams_lobby_shows_who_partners_whom_as_the_creator_moves_players(nats_url: str,
+                                                                                 tmp_path: Path) -> None:
+    async with gateways(nats_url, tmp_path) as g:
+        ana, bia = await g.client("Ana"), await g.client("Bia")
+        teams = {"ruleset": "colors108", "seats": 4, "options": {"teams": True}}
+        status, created = await ana.post("/api/tables", teams)
+        assert status == 201, created
+        tid = created["table_id"]
+        await bia.post(f"/api/tables/{tid}/join", {"invitation": created["invitation"]})
+        await ana.post(f"/api/tables/{tid}/bots")
+        for c in (ana, bia):
+            await c.connect()
+            await c.send({"type": "subscribe", "table": tid})
+        before = await bia.wait(lambda f: f.get("type") == "state")
+        refused = await bia.command(tid, {"move_seat": {"seat": 1, "to": 2}})
+        moved = await ana.command(tid, {"move_seat": {"seat": 1, "to": 2}})  # Bia sits opposite Ana
+        after = await bia.wait(lambda f: f.get("type") == "events" and f["seq"] == moved["seqs"][0])
+        await ana.close()
+        await bia.close()
+    assert before["table_info"]["partners"] == [[0, 2], [1, 3]] and before["table_info"]["my_seat"] == 1
+    assert not refused["ok"] and refused["code"] == "not_creator" and moved["ok"]
+    moved_event = after["events"][0]
+    assert (moved_event["type"], moved_event["seat"], moved_event["to"]) == ("SeatMoved", 1, 2)
+    info = after["table_info"]
+    assert info["my_seat"] == 2 and info["players"][2]["name"] == "Bia" and info["players"][1]["bot"]
+    assert info["partners"] == [[0, 2], [1, 3]]

@@ -350,6 +350,16 @@ export const pt = {
   'auto.hint': 'O sistema joga por você, na hora, até você voltar',
   'auto.on': 'Modo automático ligado: o sistema joga por você.',
   'auto.back': 'VOLTAR A JOGAR',
+  'teams.title': 'Jogo em duplas',
+  'teams.pair': v => `Dupla ${v.n}`,
+  'teams.names': v => `${v.a} e ${v.b}`,
+  'teams.empty': 'lugar vazio',
+  'teams.hint': 'Parceiros sentam frente a frente: lugares 1 e 3, 2 e 4.',
+  'teams.hint_creator': 'Parceiros sentam frente a frente: lugares 1 e 3, 2 e 4. Antes de começar, troque os jogadores de lugar para formar as duplas.',
+  'teams.move': 'Trocar de lugar com…',
+  'teams.move_to': v => `Lugar ${v.n}: ${v.name}`,
+  'teams.move_label': v => `Trocar ${v.name} de lugar`,
+  'log.seat_moved': v => `${v.a} e ${v.b} trocaram de lugar.`,
   'log.seed': 'Embaralhamento conferível: a semente da rodada foi revelada.',
 
   // suits & colours

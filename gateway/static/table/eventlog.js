@@ -90,6 +90,9 @@ export function describeEvent(ev, { me, names, ruleset, view }) {
       line([{ k: 'log.absent', v: { name: ev.seat === me ? null : names[ev.seat], nameYou: ev.seat === me } }], 'warn');
       break;
     case 'RematchClosed': line([{ k: 'log.rematch_closed' }]); break;
+    case 'SeatMoved': // teams, in the lobby: the two players changed places (names: as they sit now)
+      line([{ k: 'log.seat_moved', v: { a: names[ev.to] ?? '', b: names[ev.seat] ?? '' } }]);
+      break;
     case 'TurnTimedOut':
       line([{ k: 'log.timed_out', v: { name: ev.seat === me ? null : names[ev.seat], nameYou: ev.seat === me } }], 'warn');
       break;

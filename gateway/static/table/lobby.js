@@ -3,6 +3,7 @@
 import { copyText, h } from '../dom.js';
 import { t } from '../i18n.js';
 import { renderTableRules } from './rules.js';
+import { moveControl, renderTeams, teamTag } from './teams.js';
 
 function seatList(p) {
   const { info } = p.st;
@@ -13,7 +14,8 @@ function seatList(p) {
       h('span', { class: 'seat-no' }, String(i + 1)),
       pl ? h('span', { class: 'seat-name' }, pl.name, pl.bot ? h('span', { class: 'tag tag-bot' }, t('bot')) : null,
         i === p.me ? h('span', { class: 'tag tag-me' }, t('you')) : null)
-        : h('span', { class: 'muted' }, t('empty_seat'))));
+        : h('span', { class: 'muted' }, t('empty_seat')),
+      teamTag(info, i), pl ? moveControl(p, i) : null)); // teams: the pair, and the creator's move
   }
   return h('ol', { class: 'seats', testid: 'seats' }, seats);
 }
@@ -61,7 +63,7 @@ function creatorActions(p) {
 
 export function renderLobby(p) {
   const { info } = p.st;
-  const parts = [h('h2', {}, t('lobby.title')), seatList(p)];
+  const parts = [h('h2', {}, t('lobby.title')), seatList(p), renderTeams(p)];
   if (info.invitation) parts.push(invite(p, info.invitation));
   if (info.status === 'lobby') {
     if (info.creator) {

@@ -15,3 +15,9 @@ test('automatic mode is worded in the log', () => {
   assert.deepEqual(fmt({ type: 'AutoModeChanged', seat: 0, on: true, reason: 'chosen' }), ['Você ligou o modo automático 🤖.']);
   assert.deepEqual(fmt({ type: 'AutoModeChanged', seat: 0, on: false, reason: 'returned' }), ['Você voltou a jogar.']);
 });
+
+test('a seat move is worded with the names as they sit now', () => {
+  globalThis.localStorage = undefined;
+  // seat 1's player went to seat 2 (Carmen, after the move) and seat 2's to seat 1 (Bia)
+  assert.deepEqual(fmt({ type: 'SeatMoved', seat: 1, to: 2 }), ['Carmen e Bia trocaram de lugar.']);
+});
