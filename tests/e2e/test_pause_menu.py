@@ -4,8 +4,8 @@
   house rules included), changes the deck design, the sound and the language, and SAIR DO JOGO
   gives up only after a confirmation: the match ends. classic32's seats are drawn
   counter-clockwise ("o jogo anda para a direita").
-* ``ace_with_company``: the player picks the Ace, then the card that goes with it, and one
-  ``play`` with ``with`` is sent.
+* ``ace_with_company``, on a phone too: the player picks the Ace, then the card that goes with
+  it (and a Jack's suit), and one ``play`` with ``with`` is sent.
 """
 
 from __future__ import annotations
@@ -140,7 +140,7 @@ def until_an_ace_may_go(s: dict[str, Any]) -> Move | None:
 
 
 async def test_an_ace_played_with_company(players: Players) -> None:
-    bia = await players.open("Bia")
+    bia = await players.open("Bia", phone=True)
     await host_with(bia, "classic32", ["ace_with_company"], level="weak", target_points=5000)
     s = await bia.play(until_an_ace_may_go, seconds=240, next_rounds=True)
     ace = next(c for c in s["playable"] if c.startswith("A"))
@@ -156,6 +156,7 @@ async def test_an_ace_played_with_company(players: Players) -> None:
     assert companions and ace not in companions, companions
     for card in companions:
         assert card[0] in "AJ" or card[-1] == ace[-1], (ace, companions)
+    await fits(bia, "the Ace's companion")
     await bia.shot("ace-1-companion")
 
     # the Ace again puts it back; then the Ace and a card that goes with it, in one play
