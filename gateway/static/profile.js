@@ -123,9 +123,10 @@ export function createProfileScreen(ctx, name) {
       if (problem) { ctx.toast(t(problem.key), 'error'); input.focus(); return; }
       save('name', { name: input.value }, (me) => {
         typed.name = null;
+        data = { ...data, name: me.name }; // the same player (its identity): its statistics and history stay
+        history.replaceState(null, '', profilePath(me.name));
         ctx.toast(t('profile.renamed', { name: me.name }));
         ctx.sessionChanged();
-        ctx.navigate(profilePath(me.name), { replace: true });
       });
     };
     return h('form', { class: 'profile-form', testid: 'profile-rename', onsubmit: submit, novalidate: true },

@@ -35,6 +35,7 @@ export function createRankingScreen(ctx) {
   let destroyed = false;
 
   async function load(page) {
+    const first = page ? data.rows.length : 0; // the first row a page adds: where the keyboard goes on
     data = { ...data, loading: true, error: '' };
     render();
     try {
@@ -46,7 +47,7 @@ export function createRankingScreen(ctx) {
       data = { ...data, loading: false, error: err.code || 'unavailable' };
     }
     render();
-    if (page) el.querySelector(`[data-row="${data.rows.length - 1}"] a`)?.focus({ preventScroll: true });
+    if (page) el.querySelector(`[data-row="${first}"] a`)?.focus({ preventScroll: true });
   }
 
   function row(r, i) {
@@ -54,7 +55,7 @@ export function createRankingScreen(ctx) {
     const mine = me?.account && sameName(me.name, r.name);
     return h('li', { class: `rank-row${mine ? ' rank-me' : ''}${r.position <= 3 ? ` rank-top rank-top-${r.position}` : ''}`,
       testid: 'ranking-row', dataset: { row: String(i), name: r.name, position: String(r.position) } },
-    h('span', { class: 'rank-pos', testid: 'ranking-position', 'aria-label': `${t('ranking.position')} ${r.position}` }, `${r.position}º`),
+    h('span', { class: 'rank-pos', testid: 'ranking-position' }, t('ranking.position', { n: r.position })),
     avatarEl(r.avatar, r.name, 'sm'),
     h('a', { class: 'rank-name', href: profilePath(r.name), 'data-link': true, testid: 'ranking-name' }, r.name),
     mine ? h('span', { class: 'tag tag-me' }, t('ranking.you')) : null,

@@ -77,6 +77,8 @@ test('win rates, wins and the member’s date', () => {
   assert.equal(percent(0, 'pt-BR'), '0%');
   assert.equal(t('ranking.wins_n', { n: 1 }, 'pt-BR'), '1 vitória');
   assert.equal(t('ranking.wins_n', { n: 3 }, 'pt-BR'), '3 vitórias');
+  assert.equal(t('ranking.position', { n: 1 }, 'pt-BR'), '1º');
+  assert.equal(t('ranking.position', { n: 3 }, 'en'), '#3');
   assert.equal(sinceText('2026-12-01T15:00:00+00:00', 'pt-BR'), 'Joga desde dezembro de 2026');
   assert.equal(sinceText('nonsense', 'pt-BR'), '');
   assert.equal(errorText('unknown_player', 'pt-BR'), 'Esse jogador não existe');
