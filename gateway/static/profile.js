@@ -95,6 +95,30 @@ export function createProfileScreen(ctx, name) {
     }
   }
 
+  // the arrow keys walk the radios, each a change: the last one chosen is the one saved
+  let wantAvatar = null;
+  async function chooseAvatar(id) {
+    wantAvatar = id;
+    if (busy.has('avatar')) return;
+    busy.add('avatar');
+    try {
+      while (wantAvatar !== data.avatar) {
+        const asked = wantAvatar;
+        const me = await api.updateMe({ avatar: asked });
+        data = { ...data, avatar: me.avatar };
+        if (me.avatar !== asked) break;
+      }
+      ctx.toast(t('profile.avatar_saved'));
+      ctx.sessionChanged(); // the header's avatar
+    } catch (err) {
+      ctx.toast(refusalText(err), 'error');
+    } finally {
+      wantAvatar = null;
+      busy.delete('avatar');
+      if (!destroyed) render();
+    }
+  }
+
   function avatarPicker() {
     const current = data.avatar;
     return h('fieldset', { class: 'avatar-picker', testid: 'avatar-picker' },
@@ -105,11 +129,7 @@ export function createProfileScreen(ctx, name) {
       },
       h('input', { type: 'radio', name: 'avatar', value: id, checked: id === current, class: 'sr-only',
         'aria-label': t(`avatar.${id}`), 'data-focus': `avatar-${id}`,
-        onchange: () => save('avatar', { avatar: id }, (me) => {
-          data = { ...data, avatar: me.avatar };
-          ctx.toast(t('profile.avatar_saved'));
-          ctx.sessionChanged();
-        }) }),
+        onchange: () => chooseAvatar(id) }),
       avatarEl(id, data.name, 'md')))));
   }
 

@@ -207,6 +207,16 @@ async def test_ones_own_profile_changes_the_password_and_the_name_and_signs_out_
     await expect(nico.by("profile-history")).to_contain_text("Nenhuma partida ainda.")
     await expect(nico.by("profile-since")).to_contain_text("Joga desde")
 
+    # the avatar, by the keyboard too: the arrows walk the set, the last one is kept
+    await nico.by("avatar-sapo").click()
+    await expect(nico.by("profile-link").locator(".avatar")).to_have_attribute("data-avatar", "sapo")
+    await expect(nico.by("avatar-sapo").locator("input")).to_be_focused()
+    await nico.page.keyboard.press("ArrowRight")
+    await nico.page.keyboard.press("ArrowRight")
+    await expect(nico.by("profile-link").locator(".avatar")).to_have_attribute("data-avatar", "lua")
+    await expect(nico.by("avatar-lua")).to_have_class(re.compile(r"\bselected\b"))
+    assert await nico.page.evaluate("() => fetch('/api/me').then((r) => r.json()).then((me) => me.avatar)") == "lua"
+
     # the password: the current one is asked, the new one checked before asking
     await nico.by("profile-old-password").fill("not-the-password")
     await nico.by("profile-new-password").fill("outra-senha-boa")
