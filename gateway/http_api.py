@@ -5,10 +5,12 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import secrets
 import uuid
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
+from zoneinfo import ZoneInfo
 
 from aiohttp import web
 from nats.aio.client import Client as NATS
@@ -17,8 +19,10 @@ from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from gateway.addresses import client_address, group
 from gateway.identity import clean_name, identity_of, new_token
 from gateway.sessions import session_of
+from gateway.stakes import vouch
 from maumau.v1 import table_pb2
 from services.rules.catalog import catalog
 from services.rules.wire import option_to_pb
@@ -32,6 +36,8 @@ NATS_KEY = web.AppKey("nats", NATS)
 DB_KEY = web.AppKey("db", AsyncEngine)
 TABLES_KEY: web.AppKey[Repository[Table]] = web.AppKey("tables")
 SIGNING_KEY = web.AppKey("signing_key", str)  # the path of the key that signs exports
+PROXIES_KEY = web.AppKey("trusted_proxies", int)
+ZONE_KEY = web.AppKey("time_zone", ZoneInfo)  # the platform's days: rankings' periods, chips' top-ups
 
 
 def json_error(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> web.HTTPException:
@@ -74,10 +80,19 @@ async def json_body(request: web.Request) -> dict[str, Any]:
     return body
 
 
-async def _command(request: web.Request, table_id: str, **command: Any) -> table_pb2.Done:
+async def _command(request: web.Request, table_id: str, seating: tuple[str, int] | None = None,
+                   **command: Any) -> table_pb2.Done:
+    """Send a table command; ``seating``: the (salt, stake) of the table the caller takes a seat at."""
     identity, name = caller(request)
     cmd = table_pb2.TableCommand(command_id=uuid.uuid4().hex, table_id=table_id, actor=identity, actor_name=name,
                                  **command)
+    try:
+        if seating is not None:
+            address = group(client_address(request, request.app[PROXIES_KEY]))
+            await vouch(cmd, session_of(request) is not None, address, *seating, request.app[DB_KEY],
+                        request.app[ZONE_KEY])
+    except (SQLAlchemyError, OSError):
+        raise json_error(503, "unavailable", "your chips cannot be read right now; try again") from None
     try:
         reply = await send(request.app[NATS_KEY], cmd)
     except (NatsError, OSError, TimeoutError):
@@ -109,13 +124,17 @@ async def create_table(request: web.Request) -> web.Response:
     if not isinstance(seats_wanted, int) or isinstance(seats_wanted, bool):
         raise json_error(400, "bad_options", "seats is a whole number")
     create.seats = seats_wanted
+    stake = body.get("stake", 0)
+    if not isinstance(stake, int) or isinstance(stake, bool) or stake < 0:
+        raise json_error(400, "bad_options", "stake is a whole number of chips (0: not competitive)")
+    create.stake, create.salt = stake, secrets.token_hex(16)
     options = body.get("options") or {}
     if not isinstance(options, dict) or not all(isinstance(v, bool | int | str) for v in options.values()):
         raise json_error(400, "bad_options", "options are flags, numbers or words")
     for key, value in options.items():
         create.options[str(key)].CopyFrom(option_to_pb(value))
     table_id = uuid.uuid4().hex[:12]
-    done = await _command(request, table_id, create=create)
+    done = await _command(request, table_id, (create.salt, stake), create=create)
     return web.json_response({"table_id": table_id, "invitation": done.invitation,
                               "link": f"/m/{table_id}?c={done.invitation}"}, status=201)
 
@@ -126,13 +145,15 @@ async def get_table(request: web.Request) -> web.Response:
     if t.status == Status.NONE:
         raise json_error(404, "unknown_table", f"there is no table {table_id!r}")
     return web.json_response({"table_id": table_id, "ruleset": t.ruleset, "options": t.options, "seats": t.capacity,
-                              "status": t.status, "players": [{"name": p.name, "bot": p.bot} for p in t.players],
+                              "stake": t.stake, "status": t.status,
+                              "players": [{"name": p.name, "bot": p.bot} for p in t.players],
                               "match_no": t.match_no, "winners": t.winners, "end_reason": t.end_reason})
 
 
 async def join_table(request: web.Request) -> web.Response:
     body = await json_body(request)
-    done = await _command(request, request.match_info["table_id"],
+    t = await request.app[TABLES_KEY].get(request.match_info["table_id"])
+    done = await _command(request, request.match_info["table_id"], (t.salt, t.stake),
                           join=table_pb2.JoinTable(invitation=str(body.get("invitation", ""))))
     return web.json_response({"seat": done.seat})
 

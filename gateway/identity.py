@@ -32,3 +32,14 @@ def clean_name(name: object, fallback: str = "") -> str:
         return fallback
     kept = "".join(ch for ch in name if ch.isprintable()).strip()
     return kept[:24] or fallback
+
+
+def address_hash(salt: str, address: str) -> str:
+    """What a table keeps of a seat's network address: equal for two seats at one address, and nothing more.
+
+    Salted per table, so that hashes cannot be matched across tables.
+
+    >>> address_hash("s1", "10.0.0.1") == address_hash("s1", "10.0.0.1") != address_hash("s2", "10.0.0.1")
+    True
+    """
+    return hashlib.sha256(f"{salt}\n{address}".encode()).hexdigest()[:32]

@@ -1,6 +1,6 @@
 """Rankings and players' profiles over HTTP (docs/protocol.md): read from the SQL projections.
 
-``GET /api/rankings?ruleset=R&category=official|training&period=today|week|month|season|all&page=N``
+``GET /api/rankings?ruleset=R&category=official|training&period=today|week|month|season|all&by=wins|xp&page=N``
 and ``GET /api/players/{name}``. Both are public: a ranking shows names and avatars, a profile
 a player's statistics and last matches (with the tables they link to), as other players see them.
 """
@@ -8,19 +8,17 @@ a player's statistics and last matches (with the tables they link to), as other 
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from zoneinfo import ZoneInfo
 
 from aiohttp import web
 from sqlalchemy.exc import SQLAlchemyError
 
-from gateway.http_api import DB_KEY, json_error
+from gateway.http_api import DB_KEY, ZONE_KEY, json_error
 from services.accounts.names import normalise
 from services.rankings import queries
-from services.rankings.periods import Period, key, zone
+from services.rankings.periods import Period, key, utc
 from services.rules.rulesets import RULESETS
 from services.table.domain import Category
 
-ZONE_KEY = web.AppKey("time_zone", ZoneInfo)
 MAX_PAGE = 1_000
 
 
@@ -46,16 +44,17 @@ async def get_rankings(request: web.Request) -> web.Response:
     ruleset = _choice(request, "ruleset", sorted(RULESETS), "classic52")
     category = _choice(request, "category", list(Category), Category.OFFICIAL)
     period = Period(_choice(request, "period", list(Period), Period.ALL))
+    by = queries.Score(_choice(request, "by", list(queries.Score), queries.Score.WINS))
     page, now, tz = _page(request), datetime.now(UTC), request.app[ZONE_KEY]
     try:
         async with request.app[DB_KEY].connect() as conn:
-            rows, more = await queries.ranking(conn, ruleset, category, period, now, tz, page)
+            rows, more = await queries.ranking(conn, ruleset, category, period, now, tz, page, by=by)
     except (SQLAlchemyError, OSError):
         raise _unavailable() from None
     return web.json_response({
-        "ruleset": ruleset, "category": category, "period": period, "period_key": key(period, now, tz), "page": page,
-        "more": more, "rows": [{"position": r.position, "name": r.name, "avatar": r.avatar, "wins": r.wins}
-                               for r in rows]})
+        "ruleset": ruleset, "category": category, "period": period, "period_key": key(period, now, tz), "by": by,
+        "page": page, "more": more,
+        "rows": [{"position": r.position, "name": r.name, "avatar": r.avatar, by: r.score} for r in rows]})
 
 
 async def get_player(request: web.Request) -> web.Response:
@@ -67,13 +66,13 @@ async def get_player(request: web.Request) -> web.Response:
                 raise json_error(404, "unknown_player", f"nobody is called {name!r}")
             statistics = await queries.statistics(conn, account.identity)
             history = await queries.history(conn, account.identity)
+            chips = await queries.chips(conn, account.identity, datetime.now(UTC), request.app[ZONE_KEY])
     except (SQLAlchemyError, OSError):
         raise _unavailable() from None
     return web.json_response({"name": account.name, "avatar": account.avatar,
-                              "since": queries.utc(account.registered_at).isoformat(),
+                              "since": utc(account.registered_at).isoformat(), "chips": chips,
                               "statistics": statistics, "history": history})
 
 
-def setup(app: web.Application, time_zone: str) -> None:
-    app[ZONE_KEY] = zone(time_zone)
+def setup(app: web.Application) -> None:
     app.add_routes([web.get("/api/rankings", get_rankings), web.get("/api/players/{name}", get_player)])

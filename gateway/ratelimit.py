@@ -15,7 +15,6 @@ True
 from __future__ import annotations
 
 import hashlib
-import ipaddress
 import logging
 import math
 import time
@@ -26,6 +25,7 @@ from nats.errors import Error as NatsError
 from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError
 from nats.js.kv import KeyValue
 
+from gateway.addresses import client_address, group
 from gateway.http_api import NATS_KEY, bearer, json_error
 from gateway.identity import identity_of
 from gateway.sessions import session_of
@@ -40,24 +40,6 @@ TIMEOUT = 1.0  # a limit is not worth holding a request longer
 
 def subject_key(route: str, kind: str, subject: str, window: int) -> str:
     return f"{route}.{kind}.{hashlib.sha256(subject.encode()).hexdigest()[:16]}.{window}"
-
-
-def group(address: str) -> str:
-    """An address as it is counted: an IPv6 host has its whole /64, so it counts as one."""
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return address
-    return str(ipaddress.ip_network(f"{ip}/64", strict=False)) if ip.version == 6 else str(ip)
-
-
-def client_address(request: web.Request, trusted_proxies: int) -> str:
-    """The caller's address: the one the outermost trusted proxy saw, else the peer's."""
-    if trusted_proxies:
-        hops = [h.strip() for v in request.headers.getall("X-Forwarded-For", []) for h in v.split(",")]
-        if len(hops) >= trusted_proxies:
-            return hops[-trusted_proxies]
-    return request.remote or ""
 
 
 class Limiter:

@@ -11,13 +11,24 @@ from urllib.parse import urlsplit
 from aiohttp import web
 
 from gateway import accounts_api, headers, rankings_api, ratelimit
+from gateway.addresses import client_address, group
 from gateway.feeds import Feeds, following
-from gateway.http_api import DB_KEY, NATS_KEY, SIGNING_KEY, TABLES_KEY, bearer, identity_or_401, routes
+from gateway.http_api import (
+    DB_KEY,
+    NATS_KEY,
+    PROXIES_KEY,
+    SIGNING_KEY,
+    TABLES_KEY,
+    ZONE_KEY,
+    bearer,
+    identity_or_401,
+    routes,
+)
 from gateway.identity import clean_name
-from gateway.ratelimit import client_address, group
 from gateway.sessions import session_of
 from gateway.ws import Sockets, serve_socket
 from services.chat.store import ensure_stream as ensure_chat_stream
+from services.rankings.periods import zone
 from services.runtime import tracing
 from services.runtime.lifecycle import connect, nats_answers, setup_logging
 from services.runtime.settings import Settings
@@ -31,7 +42,6 @@ FEEDS_KEY = web.AppKey("feeds", Feeds)
 TABLES_CACHED = 1_000  # tables the HTTP API looked at lately
 ORIGINS_KEY = web.AppKey("origins", frozenset[str])
 SOCKETS_KEY = web.AppKey("sockets", Sockets)
-PROXIES_KEY = web.AppKey("trusted_proxies", int)
 
 
 _QUERY = re.compile(r"\?[^\s'\"]*|token=[^\s&'\"]*")
@@ -107,7 +117,7 @@ async def websocket(request: web.Request) -> web.StreamResponse:
         name = clean_name(request.query.get("name"), "Jogador")
     address = group(client_address(request, request.app[PROXIES_KEY]))
     return await serve_socket(request, identity, name, request.app[FEEDS_KEY],
-                              request.app[NATS_KEY], request.app[SOCKETS_KEY], address)
+                              request.app[NATS_KEY], request.app[SOCKETS_KEY], address, session is not None)
 
 
 async def index(request: web.Request) -> web.FileResponse:
@@ -134,6 +144,7 @@ def make_app(cfg: Settings, origins: frozenset[str]) -> web.Application:
     app = web.Application(client_max_size=64 * 1024)
     app[SOCKETS_KEY] = Sockets(cfg.socket_limits)
     app[PROXIES_KEY] = cfg.trusted_proxies
+    app[ZONE_KEY] = zone(cfg.time_zone)
     app[ORIGINS_KEY] = origins
     app[SIGNING_KEY] = cfg.signing_key
     headers.install(app, origins)
@@ -166,7 +177,7 @@ def make_app(cfg: Settings, origins: frozenset[str]) -> web.Application:
     app.cleanup_ctx.extend([nats_ctx, db_ctx])
     accounts_api.setup(app, cfg, _origin_ok)  # its session middleware first: the rate limits count sessions
     ratelimit.setup(app, cfg)
-    rankings_api.setup(app, cfg.time_zone)
+    rankings_api.setup(app)
     app.add_routes([*routes(), web.get("/ws", websocket), web.get("/healthz", healthz), web.get("/readyz", readyz),
                     web.get("/", index), web.get("/m/{table_id}", index), web.get("/aprenda", learn),
                     web.get("/ranking", index), web.get("/jogador/{name}", index),

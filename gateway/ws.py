@@ -27,22 +27,26 @@ from google.protobuf import json_format
 from google.protobuf.message import Message
 from nats.aio.client import Client as NATS
 from nats.errors import Error as NatsError
+from sqlalchemy.exc import SQLAlchemyError
 
 from gateway.feeds import Feed, Feeds, UnknownTable, chat_line
+from gateway.http_api import DB_KEY, ZONE_KEY
 from gateway.redact import events_frame, state_frame
+from gateway.stakes import vouch
 from maumau.v1 import actions_pb2, chat_pb2, events_pb2, table_pb2
 from services.chat.client import post
 from services.chat.store import history
 from services.runtime.settings import SocketLimits
 from services.table.client import send
+from services.table.domain import Table
 
 log = logging.getLogger("maumau.gateway")
 PROTOCOL = 1
 MAX_FRAME = 8 * 1024
 RATE = 30.0  # frames per second per socket, with a burst of as many
 QUEUE = 512
-TABLE_COMMANDS = ("join", "leave", "fill_bots", "start", "next_round", "give_up", "claim_absence", "rematch",
-                  "auto_mode", "move_seat")
+TABLE_COMMANDS = ("join", "leave", "fill_bots", "start", "next_round", "give_up", "claim_absence", "penalise",
+                  "rematch", "auto_mode", "move_seat")
 
 
 class FrameError(Exception):
@@ -90,6 +94,7 @@ class Socket:
     feeds: Feeds
     nc: NATS
     max_tables: int
+    seat: Callable[[table_pb2.TableCommand, Table], Awaitable[None]]  # vouch for the socket's player taking a seat
     tables: set[str] = field(default_factory=set)
     outbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=lambda: asyncio.Queue(QUEUE))
     allowance: float = RATE
@@ -222,6 +227,9 @@ class Socket:
                 sub: Message = getattr(cmd, names[0])
                 json_format.ParseDict(body[names[0]], sub)
                 sub.SetInParent()
+                feed = self.feeds.feeds.get(table_id)
+                if names[0] == "join" and feed is not None:
+                    await self.seat(cmd, feed.table)
         except json_format.ParseError as e:
             raise FrameError("bad_command", f"malformed command: {e}") from None
         reply = await send(self.nc, cmd)
@@ -254,17 +262,23 @@ _TABLE_FRAMES: dict[str, Callable[[Socket, str, dict[str, Any]], Awaitable[None]
 
 
 async def serve_socket(request: web.Request, identity: str, name: str, feeds: Feeds, nc: NATS,
-                       sockets: Sockets, address: str) -> web.WebSocketResponse:
+                       sockets: Sockets, address: str, account: bool) -> web.WebSocketResponse:
     refused = sockets.admit(identity, address)
     if refused is not None:
         raise web.HTTPTooManyRequests(text=orjson.dumps({"error": {"code": "too_many_sockets",
                                                                    "message": refused}}).decode(),
                                       content_type="application/json")
+    async def seat(cmd: table_pb2.TableCommand, t: Table) -> None:
+        try:
+            await vouch(cmd, account, address, t.salt, t.stake, request.app[DB_KEY], request.app[ZONE_KEY])
+        except (SQLAlchemyError, OSError):
+            raise FrameError("unavailable", "your chips cannot be read right now; send it again") from None
+
     ws = web.WebSocketResponse(heartbeat=25, max_msg_size=64 * 1024)
     try:
         await ws.prepare(request)
         sockets.open.add(ws)
-        await _serve(ws, Socket(ws, identity, name, feeds, nc, sockets.limits.tables))
+        await _serve(ws, Socket(ws, identity, name, feeds, nc, sockets.limits.tables, seat))
     finally:
         sockets.open.discard(ws)
         sockets.release(identity, address)

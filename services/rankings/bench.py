@@ -1,9 +1,10 @@
 """``maumau bench rankings``: the rankings' projection filled with N finished matches, then queried.
 
 10,000 accounts (and 2,000 guests, who play but do not rank) play N matches of two to four
-seats over the year before now, a third of them with a bot seated (training). The matches are
+seats over the year before now, a third of them with a bot seated (training), half of the
+others for a stake (competitive: XP changes hands). The matches are
 projected as the projector projects them (``record``, a transaction per 2,000 matches), then
-ranking pages of every ruleset, category and period (first pages mostly, deeper ones too) are
+ranking pages of every ruleset, category and period, by wins and by XP (first pages mostly, deeper ones too) are
 read as the gateway reads them. One JSON line: the matches, projected matches per second,
 ranking query p50/p99, and beside them what bounds them on this machine: a round trip of
 ``SELECT 1`` through the same driver, and the seconds a 10-million-step Python loop takes.
@@ -52,7 +53,8 @@ def _match(rng: random.Random, n: int, now: datetime) -> tuple[Table, datetime]:
     if bot:
         players.append(Player(f"bot:{n}", "Robô", bot=True))
     t = Table(f"b{n}", ruleset=rng.choice(sorted(RULESETS)), players=players, status=Status.OVER, match_no=1,
-              category=Category.TRAINING if bot else Category.OFFICIAL, winners=[rng.randrange(len(players))])
+              category=Category.TRAINING if bot else Category.OFFICIAL, winners=[rng.randrange(len(players))],
+              match_stake=50 if not bot and rng.random() < 0.5 else 0)
     return t, now - timedelta(seconds=rng.uniform(0, 365 * 86400))
 
 
@@ -83,7 +85,7 @@ async def _query_ms(db: AsyncEngine, rng: random.Random, count: int, now: dateti
             page = 0 if rng.random() < 0.8 else rng.randint(1, 20)
             started = time.perf_counter()
             await queries.ranking(conn, rng.choice(sorted(RULESETS)), rng.choice(list(Category)),
-                                  rng.choice(list(Period)), now, tz, page)
+                                  rng.choice(list(Period)), now, tz, page, by=rng.choice(list(queries.Score)))
             spent.append((time.perf_counter() - started) * 1000)
     return spent
 

@@ -11,7 +11,7 @@ quarter (January–March, April–June, July–September, October–December).
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from enum import StrEnum
 from functools import cache
 from zoneinfo import ZoneInfo
@@ -50,3 +50,8 @@ def keys(moment: datetime, tz: ZoneInfo) -> dict[Period, str]:
 def key(period: Period, moment: datetime, tz: ZoneInfo) -> str:
     """The key of the ``period`` that holds ``moment``: what a ranking of "this week" reads."""
     return keys(moment, tz)[period]
+
+
+def utc(moment: datetime) -> datetime:
+    """A time read back from the database, aware: SQLite gives back the UTC times it was given without their zone."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)

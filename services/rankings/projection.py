@@ -1,27 +1,32 @@
-"""What a finished match writes: one row per seat (history), and its people's totals per period.
+"""What matches write to the rankings: one row per seat (history), the people's totals per period,
+and the chips of competitive matches.
 
-Written by the tables' projector in the transaction that projects the match's last batch
-(``services/table/projector.py``), so a replayed or redelivered stream writes nothing twice.
-Totals are kept per ruleset, category, period and identity, added to as matches end: a
-ranking reads one period's rows in the order of an index, never the matches (docs/rankings.md).
-Bots have seats in the history (people play against them) but no totals.
+Written by the tables' projector in the transaction that projects the batches (a ``Standings``
+per transaction: ``services/table/projector.py``), so a replayed or redelivered stream writes
+nothing twice. Totals are kept per ruleset, category, period and identity, added to as matches
+end: a ranking reads one period's rows in the order of an index, never the matches
+(docs/rankings.md). Bots have seats in the history (people play against them) but no totals.
+Chips move in stream order: the stakes when a competitive match starts, the pot when it ends.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import Boolean, Column, DateTime, Index, Integer, String, Table
+from sqlalchemy import Boolean, Column, DateTime, Index, Integer, String, Table, select
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from services.rankings.periods import keys
+from maumau.v1 import events_pb2
+from services.rankings.outcome import OPENING_CHIPS, XP_PENALTY, balance_on, outcome
+from services.rankings.periods import Period, keys, utc
 from services.table import domain
-from services.table.projections import metadata
+from services.table.projections import finished, metadata
 
 seats_played = Table(
     "match_seats", metadata,
@@ -37,6 +42,8 @@ seats_played = Table(
     Column("left", Boolean, nullable=False),  # this seat gave up, or its absence ended the match
     Column("end_reason", String(16), nullable=False),  # played, gave_up, absence, expired
     Column("ended_at", DateTime(timezone=True), nullable=False),
+    Column("xp", Integer, nullable=False),
+    Column("chips", Integer, nullable=False),  # won or lost, the stake included
     Index("ix_match_seats_identity", "identity", "ended_at"),
 )
 
@@ -49,19 +56,41 @@ totals = Table(
     Column("identity", String(64), primary_key=True),
     Column("played", Integer, nullable=False),
     Column("wins", Integer, nullable=False),
+    Column("xp", Integer, nullable=False),
     Index("ix_ranking_totals_wins", "ruleset", "category", "period", "period_key", "wins", "identity"),
+    Index("ix_ranking_totals_xp", "ruleset", "category", "period", "period_key", "xp", "identity"),
     Index("ix_ranking_totals_identity", "identity", "period"),
+)
+
+chip_moves = Table(
+    "chip_moves", metadata,
+    Column("identity", String(64), primary_key=True),
+    Column("table_id", String(64), primary_key=True),
+    Column("match_no", Integer, primary_key=True),
+    Column("kind", String(8), primary_key=True),  # topup, stake, pot, refund
+    Column("amount", Integer, nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+)
+
+chip_balances = Table(
+    "chip_balances", metadata,
+    Column("identity", String(64), primary_key=True),
+    Column("balance", Integer, nullable=False),
+    Column("changed_on", String(10), nullable=False),  # the last day (a day key) its chips moved
 )
 
 TOTALS_KEY = ("ruleset", "category", "period", "period_key", "identity")
 
 
 def seat_rows(t: domain.Table, when: datetime) -> list[dict[str, Any]]:
+    """The seats of the match that just ended at ``t``, as its history and totals keep them."""
     winners = set(t.winners)
+    results = outcome(len(t.players), t.winners, t.match_stake)
     return [{"table_id": t.table_id, "match_no": t.match_no, "seat": i, "identity": p.identity, "name": p.name,
              "bot": p.bot, "ruleset": t.ruleset, "category": t.category, "won": i in winners,
              "left": i == t.ended_by and t.end_reason in ("gave_up", "absence"),
-             "end_reason": t.end_reason or "played", "ended_at": when} for i, p in enumerate(t.players)]
+             "end_reason": t.end_reason or "played", "ended_at": when, "xp": xp, "chips": chips}
+            for i, (p, (xp, chips)) in enumerate(zip(t.players, results, strict=True))]
 
 
 def total_rows(seats: Sequence[dict[str, Any]], tz: ZoneInfo) -> list[dict[str, Any]]:
@@ -71,25 +100,104 @@ def total_rows(seats: Sequence[dict[str, Any]], tz: ZoneInfo) -> list[dict[str, 
         if s["bot"]:
             continue
         for period, key in keys(s["ended_at"], tz).items():
-            row = gained.setdefault((s["ruleset"], s["category"], period, key, s["identity"]), [0, 0])
-            row[0] += 1
+            row = gained.setdefault((s["ruleset"], s["category"], period, key, s["identity"]), [0, 0, 0])
+            row[0] += s.get("played", 1)
             row[1] += int(s["won"])
-    return [dict(zip(TOTALS_KEY, k, strict=True)) | {"played": p, "wins": w} for k, (p, w) in gained.items()]
+            row[2] += s["xp"]
+    return [dict(zip(TOTALS_KEY, k, strict=True)) | {"played": p, "wins": w, "xp": x}
+            for k, (p, w, x) in gained.items()]
 
 
 async def add_to_totals(conn: AsyncConnection, rows: list[dict[str, Any]]) -> None:
-    """Add played and won matches to the totals (a row made on the first, added to after)."""
+    """Add played and won matches and XP to the totals (a row made on the first, added to after)."""
     if not rows:
         return
     insert = (sqlite_insert if conn.dialect.name == "sqlite" else postgresql_insert)(totals)
     await conn.execute(insert.on_conflict_do_update(
         index_elements=list(TOTALS_KEY),
-        set_={"played": totals.c.played + insert.excluded.played, "wins": totals.c.wins + insert.excluded.wins}),
-        rows)
+        set_={"played": totals.c.played + insert.excluded.played, "wins": totals.c.wins + insert.excluded.wins,
+              "xp": totals.c.xp + insert.excluded.xp}), rows)
+
+
+@dataclass
+class ChipMove:
+    identity: str
+    table_id: str
+    match_no: int
+    kind: str
+    amount: int
+    at: datetime
+
+
+@dataclass
+class Standings:
+    """What one transaction's batches do to the rankings and the chips, gathered as they are folded."""
+
+    seats: list[dict[str, Any]] = field(default_factory=list)
+    moves: list[ChipMove] = field(default_factory=list)
+    penalties: list[tuple[str, int, int]] = field(default_factory=list)  # table, match, seat
+
+    def observe(self, t: domain.Table, batch: events_pb2.EventBatch, was_over: bool, when: datetime) -> None:
+        """Note what the batch just folded into ``t`` changed (``was_over``: whether its match had ended)."""
+        bodies = {ev.WhichOneof("body") for ev in batch.events}
+        people = [p for p in t.players if not p.bot]
+        if "match_started" in bodies and t.match_stake:
+            self.moves += [ChipMove(p.identity, t.table_id, t.match_no, "stake", -t.match_stake, when) for p in people]
+        if finished(t, was_over):
+            seats = seat_rows(t, when)
+            self.seats += seats
+            if t.match_stake:
+                kind = "pot" if t.winners else "refund"
+                self.moves += [ChipMove(s["identity"], t.table_id, t.match_no, kind, s["chips"] + t.match_stake, when)
+                               for s in seats if s["chips"] + t.match_stake]
+        if "leaver_penalised" in bodies:
+            self.penalties.append((t.table_id, t.match_no, t.ended_by))
+
+    async def write(self, conn: AsyncConnection, tz: ZoneInfo) -> None:
+        if self.seats:
+            await conn.execute(seats_played.insert(), self.seats)
+            await add_to_totals(conn, total_rows(self.seats, tz))
+        for table_id, match_no, seat in self.penalties:
+            await _penalise(conn, table_id, match_no, seat, tz)
+        if self.moves:
+            await _move_chips(conn, self.moves, tz)
 
 
 async def record(conn: AsyncConnection, seats: Sequence[dict[str, Any]], tz: ZoneInfo) -> None:
     """Write the seats of matches that just ended (``seat_rows``), and add them to the totals."""
-    if seats:
-        await conn.execute(seats_played.insert(), seats)
-        await add_to_totals(conn, total_rows(seats, tz))
+    await Standings(seats=list(seats)).write(conn, tz)
+
+
+async def _penalise(conn: AsyncConnection, table_id: str, match_no: int, seat: int, tz: ZoneInfo) -> None:
+    """The one who left loses the penalty's XP, in the periods of the match's end."""
+    where = (seats_played.c.table_id == table_id, seats_played.c.match_no == match_no, seats_played.c.seat == seat)
+    row = (await conn.execute(select(seats_played).where(*where))).first()
+    if row is None:
+        return
+    await conn.execute(seats_played.update().where(*where).values(xp=seats_played.c.xp - XP_PENALTY))
+    penalty = dict(row._mapping) | {"played": 0, "won": False, "xp": -XP_PENALTY, "ended_at": utc(row.ended_at)}
+    await add_to_totals(conn, total_rows([penalty], tz))
+
+
+async def _move_chips(conn: AsyncConnection, moves: list[ChipMove], tz: ZoneInfo) -> None:
+    """Write the moves in their order, topping up a poorer account on the first stake of a new day."""
+    who = {m.identity for m in moves}
+    known = {r.identity: (r.balance, r.changed_on) for r in (await conn.execute(
+        select(chip_balances).where(chip_balances.c.identity.in_(who)))).all()}
+    balances = dict(known)
+    written: list[dict[str, Any]] = []
+    for m in moves:
+        balance, changed = balances.get(m.identity, (OPENING_CHIPS, ""))
+        day = keys(m.at, tz)[Period.TODAY]
+        if m.kind == "stake" and balance_on(balance, changed, day) != balance:
+            written.append(vars(ChipMove(m.identity, m.table_id, m.match_no, "topup", OPENING_CHIPS - balance, m.at)))
+            balance = OPENING_CHIPS
+        written.append(vars(m))
+        balances[m.identity] = (balance + m.amount, day)
+    await conn.execute(chip_moves.insert(), written)
+    for identity, (balance, changed) in balances.items():
+        values = {"balance": balance, "changed_on": changed}
+        if identity in known:
+            await conn.execute(chip_balances.update().where(chip_balances.c.identity == identity).values(values))
+        else:
+            await conn.execute(chip_balances.insert().values(identity=identity, **values))

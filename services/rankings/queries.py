@@ -9,7 +9,8 @@ with more wins in the same period, counted by the index the page is read in.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
+from enum import StrEnum
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -17,11 +18,19 @@ from sqlalchemy import and_, func, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from services.accounts.projections import accounts
-from services.rankings.periods import Period, key
-from services.rankings.projection import seats_played, totals
+from services.rankings.outcome import OPENING_CHIPS, balance_on
+from services.rankings.periods import Period, key, utc
+from services.rankings.projection import chip_balances, seats_played, totals
 
 PAGE = 50
 HISTORY = 20
+
+
+class Score(StrEnum):
+    """What a ranking orders by: wins (seed 004), or the XP of competitive matches (seed 002)."""
+
+    WINS = "wins"
+    XP = "xp"
 
 
 @dataclass(frozen=True)
@@ -29,39 +38,49 @@ class Row:
     position: int
     name: str
     avatar: str
-    wins: int
+    score: int
 
 
 async def ranking(conn: AsyncConnection, ruleset: str, category: str, period: Period, now: datetime, tz: ZoneInfo,
-                  page: int = 0, size: int = PAGE) -> tuple[list[Row], bool]:
-    """One page of the wins ranking of ``period`` (the one holding ``now``), and whether more follow."""
+                  page: int = 0, size: int = PAGE, by: Score = Score.WINS) -> tuple[list[Row], bool]:
+    """One page of the ranking of ``period`` (the one holding ``now``) by ``by``, and whether more follow.
+
+    Who has no win (or no XP won or lost) in the period is not in its ranking.
+    """
+    score = totals.c[by]
     partition = and_(totals.c.ruleset == ruleset, totals.c.category == category, totals.c.period == period,
-                     totals.c.period_key == key(period, now, tz), totals.c.wins > 0)
+                     totals.c.period_key == key(period, now, tz), score > 0 if by == Score.WINS else score != 0)
     ranked = totals.join(accounts, accounts.c.identity == totals.c.identity)
     rows = (await conn.execute(
-        select(accounts.c.name, accounts.c.avatar, totals.c.wins).select_from(ranked).where(partition)
-        .order_by(totals.c.wins.desc(), totals.c.identity).limit(size + 1).offset(page * size))).all()
+        select(accounts.c.name, accounts.c.avatar, score.label("score")).select_from(ranked).where(partition)
+        .order_by(score.desc(), totals.c.identity).limit(size + 1).offset(page * size))).all()
     more, rows = len(rows) > size, rows[:size]
     if not rows:
         return [], False
     ahead = (await conn.execute(select(func.count()).select_from(ranked)
-                                .where(partition, totals.c.wins > rows[0].wins))).scalar_one()
+                                .where(partition, score > rows[0].score))).scalar_one()
     page_rows, position = [], ahead + 1
     for i, r in enumerate(rows):
-        if i and r.wins < rows[i - 1].wins:
+        if i and r.score < rows[i - 1].score:
             position = page * size + i + 1
-        page_rows.append(Row(position, r.name, r.avatar, r.wins))
+        page_rows.append(Row(position, r.name, r.avatar, r.score))
     return page_rows, more
 
 
 async def statistics(conn: AsyncConnection, identity: str) -> list[dict[str, Any]]:
-    """Matches played and won, per ruleset and category, over all time."""
+    """Matches played and won, and XP, per ruleset and category, over all time."""
     rows = (await conn.execute(
-        select(totals.c.ruleset, totals.c.category, totals.c.played, totals.c.wins)
+        select(totals.c.ruleset, totals.c.category, totals.c.played, totals.c.wins, totals.c.xp)
         .where(totals.c.identity == identity, totals.c.period == Period.ALL)
         .order_by(totals.c.ruleset, totals.c.category))).all()
-    return [{"ruleset": r.ruleset, "category": r.category, "played": r.played, "wins": r.wins,
+    return [{"ruleset": r.ruleset, "category": r.category, "played": r.played, "wins": r.wins, "xp": r.xp,
              "win_rate": round(r.wins / r.played, 3) if r.played else 0.0} for r in rows]
+
+
+async def chips(conn: AsyncConnection, identity: str, now: datetime, tz: ZoneInfo) -> int:
+    """The chips ``identity`` has now: the opening balance before its first stake, topped up on a new day."""
+    row = (await conn.execute(select(chip_balances).where(chip_balances.c.identity == identity))).first()
+    return OPENING_CHIPS if row is None else balance_on(row.balance, row.changed_on, key(Period.TODAY, now, tz))
 
 
 async def history(conn: AsyncConnection, identity: str, size: int = HISTORY) -> list[dict[str, Any]]:
@@ -81,14 +100,9 @@ async def history(conn: AsyncConnection, identity: str, size: int = HISTORY) -> 
             people.setdefault((o.table_id, o.match_no), []).append(
                 {"seat": o.seat, "name": o.name, "bot": o.bot, "won": o.won})
     return [{"table_id": m.table_id, "match_no": m.match_no, "ruleset": m.ruleset, "category": m.category,
-             "seat": m.seat, "won": m.won, "left": m.left, "end_reason": m.end_reason,
+             "seat": m.seat, "won": m.won, "left": m.left, "end_reason": m.end_reason, "xp": m.xp, "chips": m.chips,
              "ended_at": utc(m.ended_at).isoformat(), "players": people.get((m.table_id, m.match_no), [])}
             for m in mine]
-
-
-def utc(moment: datetime) -> datetime:
-    """SQLite gives back the UTC times it was given without their zone."""
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 async def account_by_name(conn: AsyncConnection, normalised: str) -> Any:

@@ -25,6 +25,7 @@ from services.runtime.settings import ABSENCE_SECONDS, EXPIRY_SECONDS
 
 BOT_BY_LEVEL = (("Robô Ás", "strong"), ("Robô Valete", "medium"), ("Robô Sete", "weak"))
 RECENT_COMMANDS = 512  # command ids remembered per table, for re-sent commands
+MAX_STAKE = 100_000  # chips a competitive table's seat may put in a pot
 
 
 class Status(StrEnum):
@@ -50,6 +51,8 @@ class Player:
     name: str
     bot: bool = False
     level: str = ""
+    account: bool = False
+    address: str = ""  # hashed with the table's salt: equal for two seats at one address, and nothing more
 
 
 @dataclass
@@ -60,9 +63,14 @@ class Table:
     capacity: int = 0
     invitation: str = ""
     creator: str = ""
+    stake: int = 0  # a competitive table's stake per seat (0: not competitive)
+    salt: str = ""
     players: list[Player] = field(default_factory=list)
     status: Status = Status.NONE
     category: Category = Category.OFFICIAL  # the match's (or the last one's), fixed at its start
+    match_stake: int = 0  # what its seats put in the pot, fixed at its start (0: no chips nor XP change hands)
+    penalty_votes: dict[int, bool] = field(default_factory=dict)  # seat: penalise the one who left?
+    penalised: bool = False
     match: State | None = None
     match_no: int = 0
     round_no: int = 0  # deals so far at this table: the next deal's number
@@ -81,6 +89,13 @@ class Table:
 
     def seat_of(self, identity: str) -> int:
         return next((i for i, p in enumerate(self.players) if p.identity == identity), -1)
+
+    def seated_stake(self) -> int:
+        """The stake a match started now would be played for: none unless every seat is an account's
+        and no two seats share an address (seed 002: no points between players at one address)."""
+        addresses = [p.address for p in self.players]
+        shared = len(set(addresses)) < len(addresses) or not all(addresses)
+        return 0 if shared or not all(p.account and not p.bot for p in self.players) else self.stake
 
     def seated_category(self) -> Category:
         """What a match started now would count for: official when only people are seated."""
@@ -168,10 +183,28 @@ def _create(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[events_
         new_match(make_ruleset(c.ruleset, options), c.seats)
     except (OptionError, ValueError) as e:
         raise Refused("bad_options", str(e)) from None
-    creator = table_pb2.Player(identity=cmd.actor, name=cmd.actor_name or "Jogador 1")
+    if not 0 <= c.stake <= MAX_STAKE:
+        raise Refused("bad_options", f"a stake is 0 to {MAX_STAKE} chips")
+    if c.stake and not c.watch:
+        _may_stake(cmd, c.stake)
+    creator = _person(cmd, "Jogador 1")
     created = table_pb2.TableCreated(ruleset=c.ruleset, options=c.options, seats=c.seats, creator=creator,
-                                     invitation=ctx.new_token(), creator_watches=c.watch)
+                                     invitation=ctx.new_token(), creator_watches=c.watch, stake=c.stake,
+                                     salt=c.salt)
     return [envelope(cmd, ctx.now, table_created=created)]
+
+
+def _may_stake(cmd: table_pb2.TableCommand, stake: int) -> None:
+    """A seat at a competitive table is an account's, with chips to cover the stake."""
+    if not cmd.actor_account:
+        raise Refused("account_needed", "competitive tables seat accounts only")
+    if cmd.actor_chips < stake:
+        raise Refused("not_enough_chips", f"this table's stake is {stake} chips")
+
+
+def _person(cmd: table_pb2.TableCommand, name: str) -> table_pb2.Player:
+    return table_pb2.Player(identity=cmd.actor, name=cmd.actor_name or name, account=cmd.actor_account,
+                            address=cmd.actor_address)
 
 
 def _join(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[events_pb2.Event]:
@@ -179,7 +212,9 @@ def _join(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[events_pb
         raise Refused("bad_invitation", "this invitation is not for this table")
     if t.seat_of(cmd.actor) >= 0 or len(t.players) >= t.capacity:
         return []  # seated already, or full: watching
-    player = table_pb2.Player(identity=cmd.actor, name=cmd.actor_name or f"Jogador {len(t.players) + 1}")
+    if t.stake:
+        _may_stake(cmd, t.stake)
+    player = _person(cmd, f"Jogador {len(t.players) + 1}")
     if t.status == Status.LOBBY:
         return [envelope(cmd, ctx.now, player_joined=table_pb2.PlayerJoined(player=player, seat=len(t.players)))]
     if t.status == Status.PLAYING and t.match is not None and may_join_late(t.match):
@@ -201,6 +236,8 @@ async def _fill_bots(t: Table, cmd: table_pb2.TableCommand, ctx: Context, seat: 
         raise Refused("match_started", "bots take seats before the start")
     if cmd.actor != t.creator:
         raise Refused("not_creator", "only the table's creator seats bots")
+    if t.stake:
+        raise Refused("no_bots", "competitive tables seat people only")
     taken = {p.name for p in t.players}
     named = make_ruleset(t.ruleset, t.options).bot_names or BOT_BY_LEVEL
     names = [nl for nl in named if nl[0] not in taken]
@@ -229,7 +266,8 @@ async def _start_match(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> l
     if len(t.players) < rs.min_seats:
         raise Refused("not_enough_players", f"{t.ruleset} needs at least {rs.min_seats} players")
     started = envelope(cmd, ctx.now, match_started=table_pb2.MatchStarted(match_no=t.match_no + 1,
-                                                                         category=t.seated_category()))
+                                                                         category=t.seated_category(),
+                                                                         stake=t.seated_stake()))
     fresh = new_match(rs, len(t.players))
     return [started, await _deal(t, cmd, ctx, fresh)]
 
@@ -361,6 +399,21 @@ async def _notice_absence(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -
     return [envelope(cmd, ctx.now, absence_noticed=table_pb2.AbsenceNoticed(seat=match.turn))]
 
 
+async def _penalise(t: Table, cmd: table_pb2.TableCommand, ctx: Context, seat: int) -> list[events_pb2.Event]:
+    if t.status != Status.ENDED or not t.match_stake or t.end_reason not in ("gave_up", "absence"):
+        raise Refused("no_penalty", "only the one who left a competitive match may be penalised")
+    if seat == t.ended_by:
+        raise Refused("no_penalty", "the one who left does not vote")
+    if t.penalised or seat in t.penalty_votes:
+        raise Refused("no_penalty", "this vote is over")
+    vote = envelope(cmd, ctx.now, penalty_voted=table_pb2.PenaltyVoted(seat=seat, penalise=cmd.penalise.penalise))
+    others = [i for i, p in enumerate(t.players) if i != t.ended_by and not p.bot]
+    yes = sum(t.penalty_votes.values()) + cmd.penalise.penalise
+    if 2 * yes > len(others):
+        return [vote, envelope(cmd, ctx.now, leaver_penalised=table_pb2.LeaverPenalised(seat=t.ended_by))]
+    return [vote]
+
+
 _CLOCK = {"turn_timeout": _turn_timeout, "notice_absence": _notice_absence}
 
 _CREATOR_ONLY = frozenset({"fill_bots", "start", "move_seat"})  # what a creator who only watches may still do
@@ -368,24 +421,27 @@ _CREATOR_ONLY = frozenset({"fill_bots", "start", "move_seat"})  # what a creator
 _HANDLERS = {
     "leave": _leave, "fill_bots": _fill_bots, "start": _start, "act": _act, "next_round": _next_round,
     "give_up": _give_up, "claim_absence": _claim_absence, "rematch": _rematch,
-    "auto_mode": _set_auto_mode, "move_seat": _move_seat,
+    "penalise": _penalise, "auto_mode": _set_auto_mode, "move_seat": _move_seat,
 }
 
 
 def _created(t: Table, ev: events_pb2.Event) -> None:
     c = ev.table_created
     t.ruleset, t.options, t.capacity = c.ruleset, options_from_pb(c.options), c.seats
-    t.invitation, t.creator = c.invitation, c.creator.identity
-    t.players = [] if c.creator_watches else [Player(c.creator.identity, c.creator.name)]
+    t.invitation, t.creator, t.stake, t.salt = c.invitation, c.creator.identity, c.stake, c.salt
+    t.players = [] if c.creator_watches else [_player(c.creator)]
     t.status = Status.LOBBY
 
 
 def _joined(t: Table, ev: events_pb2.Event) -> None:
-    p = ev.player_joined.player
-    t.players.append(Player(p.identity, p.name, p.bot, p.level))
+    t.players.append(_player(ev.player_joined.player))
     if ev.player_joined.late and t.match is not None:
         t.match = t.match.copy()
         add_player(t.match)
+
+
+def _player(p: table_pb2.Player) -> Player:
+    return Player(p.identity, p.name, p.bot, p.level, p.account, p.address)
 
 
 def _left(t: Table, ev: events_pb2.Event) -> None:
@@ -401,6 +457,7 @@ def _match_started(t: Table, ev: events_pb2.Event) -> None:
     t.match = new_match(make_ruleset(t.ruleset, t.options), len(t.players))
     t.match_no = ev.match_started.match_no
     t.category = Category(ev.match_started.category or t.seated_category())  # stored before categories: as now
+    t.match_stake, t.penalty_votes, t.penalised = ev.match_started.stake, {}, False
     t.status, t.end_reason, t.winners, t.rematch, t.rematch_closed = Status.PLAYING, "", [], set(), False
     t.ended_by, t.auto, t.timed_out = -1, set(), set()
 
@@ -437,6 +494,14 @@ def _rematch_voted(t: Table, ev: events_pb2.Event) -> None:
         t.rematch_closed = True
 
 
+def _penalty_voted(t: Table, ev: events_pb2.Event) -> None:
+    t.penalty_votes[ev.penalty_voted.seat] = ev.penalty_voted.penalise
+
+
+def _leaver_penalised(t: Table, ev: events_pb2.Event) -> None:
+    t.penalised = True
+
+
 def _absence_noticed(t: Table, ev: events_pb2.Event) -> None:
     t.absent_seat = ev.absence_noticed.seat
 
@@ -458,7 +523,8 @@ def _auto_mode_changed(t: Table, ev: events_pb2.Event) -> None:
 _EVOLVE: dict[str, Callable[[Table, events_pb2.Event], None]] = {
     "table_created": _created, "player_joined": _joined, "player_left": _left, "match_started": _match_started,
     "round_dealt": _round_dealt, "action_taken": _action_taken, "match_ended": _match_ended,
-    "rematch_voted": _rematch_voted, "absence_noticed": _absence_noticed, "rematch_closed": _rematch_closed,
+    "rematch_voted": _rematch_voted, "absence_noticed": _absence_noticed, "penalty_voted": _penalty_voted,
+    "leaver_penalised": _leaver_penalised, "rematch_closed": _rematch_closed,
     "turn_timed_out": _turn_timed_out, "auto_mode_changed": _auto_mode_changed, "seat_moved": _seat_moved,
 }
 """What each kind of event does to a table."""
@@ -479,7 +545,8 @@ def evolve(t: Table, seq: int, ev: events_pb2.Event) -> None:
         t.commands.popitem(last=False)
 
 
-_NOT_MOVES = frozenset({"absence_noticed", "rematch_closed"})  # the clock's notes keep the clocks running
+# the clock's notes, and the votes after a match, keep the clocks running
+_NOT_MOVES = frozenset({"absence_noticed", "rematch_closed", "penalty_voted", "leaver_penalised"})
 
 
 def _dealt(match: State, d: events_pb2.RoundDealt) -> RoundDealt:

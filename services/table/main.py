@@ -10,6 +10,7 @@ import logging
 
 from services.accounts.projector import AccountsProjector
 from services.accounts.store import AccountStore
+from services.rankings.periods import zone
 from services.runtime import tracing
 from services.runtime.lifecycle import connect, run_until_stopped, setup_logging
 from services.runtime.settings import Settings
@@ -53,7 +54,7 @@ async def run_projector(cfg: Settings, rebuild: bool = False) -> None:
         log.info("projections dropped: rebuilding from the stream")
     log.info("projector running (nats %s, database %s)", cfg.nats_url, db.url.render_as_string(hide_password=True))
     try:
-        projector, accounts = Projector(js, db), AccountsProjector(js, db)
+        projector, accounts = Projector(js, db, tz=zone(cfg.time_zone)), AccountsProjector(js, db)
 
         async def both() -> None:
             await asyncio.gather(projector.run(), accounts.run())

@@ -6,7 +6,6 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime
-from typing import Any
 from zoneinfo import ZoneInfo
 
 from nats.aio.msg import Msg
@@ -20,10 +19,10 @@ from maumau.v1 import events_pb2
 from services.accounts.projections import DURABLE as ACCOUNTS_DURABLE
 from services.accounts.store import STREAM as ACCOUNTS_STREAM
 from services.rankings.periods import zone
-from services.rankings.projection import record, seat_rows
+from services.rankings.projection import Standings
 from services.runtime.consuming import consume
 from services.table.domain import Status, Table
-from services.table.projections import finish, finished, metadata, migrate, position, project
+from services.table.projections import finish, metadata, migrate, position, project
 from services.table.repository import tables
 from services.table.store import STREAM, SUBJECTS, EventStore, Stored
 
@@ -71,7 +70,7 @@ class Projector(Patient):
     async def apply_many(self, stored: list[tuple[int, str, events_pb2.EventBatch]]) -> int:
         """Project stored batches (in stream order) in one transaction; how many were new."""
         touched: dict[str, tuple[Table, datetime]] = {}
-        ended: list[dict[str, Any]] = []  # the seats of the matches these batches end, as they ended
+        standings = Standings()  # what the batches do to the rankings and chips, as they are folded
         try:
             async with self.engine.begin() as conn:
                 known = last = await position(conn)
@@ -84,12 +83,11 @@ class Projector(Patient):
                     self.tables.apply(t, Stored(seq, batch))
                     when = await project(conn, t, batch, was_over)
                     touched[table_id] = (t, when)
-                    if finished(t, was_over):
-                        ended += seat_rows(t, when)
+                    standings.observe(t, batch, was_over, when)
                     last = seq
                     applied += 1
                 if touched:
-                    await record(conn, ended, self.tz)
+                    await standings.write(conn, self.tz)
                     await finish(conn, touched, last, known)
                 return applied
         except Exception:

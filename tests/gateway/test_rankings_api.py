@@ -57,7 +57,7 @@ async def test_a_profile_shows_statistics_and_the_last_match(nats_url: str, tmp_
     async with _finished(nats_url, tmp_path) as g:
         status, bia, _ = await call(g, "GET", "/api/players/BIA")
     assert status == 200 and bia["name"] == "Bia"
-    assert bia["statistics"] == [{"ruleset": "classic52", "category": "official", "played": 1, "wins": 0,
+    assert bia["statistics"] == [{"ruleset": "classic52", "category": "official", "played": 1, "wins": 0, "xp": 0,
                                   "win_rate": 0.0}]
     (match,) = bia["history"]
     assert (match["table_id"], match["won"], match["left"], match["end_reason"]) == ("rk1", False, True, "gave_up")

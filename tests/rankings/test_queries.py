@@ -48,7 +48,7 @@ class World:
     async def ranking(self, period: Period = Period.ALL, category: Category = Category.OFFICIAL, page: int = 0,
                       size: int = 50) -> list[tuple[int, str, int]]:
         rows, _ = await queries.ranking(self.conn, self.ruleset, category, period, NOW, TZ, page, size)
-        return [(r.position, r.name.removeprefix(f"{self.run}-"), r.wins) for r in rows
+        return [(r.position, r.name.removeprefix(f"{self.run}-"), r.score) for r in rows
                 if r.name.startswith(self.run)]
 
 
@@ -138,8 +138,8 @@ async def test_statistics_count_played_and_won_per_ruleset_and_category(
         await w.match("ana", "bot", winner="ana", category=Category.TRAINING, ruleset="candeias")
         stats = await queries.statistics(conn, w.who("ana"))
     assert stats == [
-        {"ruleset": "candeias", "category": "training", "played": 1, "wins": 1, "win_rate": 1.0},
-        {"ruleset": "classic52", "category": "official", "played": 3, "wins": 1, "win_rate": 0.333}]
+        {"ruleset": "candeias", "category": "training", "played": 1, "wins": 1, "xp": 0, "win_rate": 1.0},
+        {"ruleset": "classic52", "category": "official", "played": 3, "wins": 1, "xp": 0, "win_rate": 0.333}]
 
 
 async def test_the_history_shows_the_last_matches_with_everyone_seated(
