@@ -182,6 +182,8 @@ async def test_a_guest_training_match_offers_an_account_that_can_wait(players: P
     await expect(offer).to_be_visible()
     await expect(offer).to_contain_text("Crie uma conta")
     await lia.shot("rankings-5-offer-phone")
+    widths = await lia.page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert widths[0] <= widths[1], f"the table is {widths[0]} px wide in a {widths[1]} px phone"
     await expect(lia.by("btn-offer-later")).to_have_text("Agora não")
     await lia.by("btn-offer-later").click()
     await expect(lia.by("account-offer")).to_have_count(0)
