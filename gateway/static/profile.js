@@ -215,6 +215,7 @@ export function createProfileScreen(ctx, name) {
       return;
     }
     if (!data) { mount(el, h('p', { class: 'loading', role: 'status' }, t('loading'))); return; }
+    document.title = `${data.name} · ${t('app.title')}`;
     const mine = own();
     mount(el,
       h('section', { class: 'profile-head', testid: 'profile-head' },
@@ -229,5 +230,5 @@ export function createProfileScreen(ctx, name) {
   }
 
   load();
-  return { el, render, destroy() { destroyed = true; } };
+  return { el, render, destroy() { destroyed = true; document.title = t('app.title'); } };
 }

@@ -87,6 +87,7 @@ export function createRankingScreen(ctx) {
   function render() {
     if (destroyed) return;
     const caption = periodCaption(q.period, data.key, getLang());
+    document.title = `${t('ranking.title')} · ${t('app.title')}`;
     const s = ctx.session();
     mount(el,
       h('section', { class: 'panel rank-panel' },
@@ -111,5 +112,5 @@ export function createRankingScreen(ctx) {
   }
 
   load(0);
-  return { el, render, destroy() { destroyed = true; } };
+  return { el, render, destroy() { destroyed = true; document.title = t('app.title'); } };
 }

@@ -117,6 +117,7 @@ async def test_an_official_match_moves_the_ranking_and_shows_in_the_profiles(pla
     await expect(row.get_by_test_id("ranking-position")).to_have_text("1º")
     await expect(row.get_by_test_id("ranking-wins")).to_have_text("1 vitória")
     await expect(row.locator(".tag-me")).to_have_text("você")
+    await expect(vera.page).to_have_title("Ranking · Mau-Mau Online")
     await vera.shot("rankings-2-after-desktop")
     await vera.by("ranking-category-training").click()  # the same period's TREINO: not this match
     await expect(vera.page).to_have_url(re.compile(r"modo=treino&periodo=hoje$"))
@@ -137,6 +138,7 @@ async def test_an_official_match_moves_the_ranking_and_shows_in_the_profiles(pla
     await expect(stats.get_by_test_id("stats-wins")).to_have_text("1")
     await expect(stats.get_by_test_id("stats-rate")).to_have_text(re.compile(r"100\s?%"))
     await expect(davi.by("profile-settings")).to_have_count(0)  # someone else's profile
+    await expect(davi.page).to_have_title(f"{vera.name} · Mau-Mau Online")
 
     # the loser's own profile shows the match, how it ended, and leads to its table
     await davi.by("profile-link").click()
@@ -156,6 +158,7 @@ async def test_an_official_match_moves_the_ranking_and_shows_in_the_profiles(pla
     await match.get_by_role("link").click()
     await expect(davi.page).to_have_url(re.compile(f"/m/{table_id}$"))
     await expect(davi.by("round-review")).to_be_visible(timeout=STEP_TIMEOUT_MS)
+    await expect(davi.page).to_have_title("Mau-Mau Online")
 
     # the pages have addresses: a reload of a profile and of a ranking shows them again, in English too
     await vera.page.goto(f"/jogador/{vera.name.upper()}")
