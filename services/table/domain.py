@@ -64,6 +64,7 @@ class Table:
     invitation: str = ""
     creator: str = ""
     stake: int = 0  # a competitive table's stake per seat (0: not competitive)
+    open: bool = False  # listed for anyone to join
     salt: str = ""
     players: list[Player] = field(default_factory=list)
     status: Status = Status.NONE
@@ -149,7 +150,7 @@ async def decide(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[ev
     if kind is None:
         raise Refused("bad_request", "the command names no action")
     if kind == "create":
-        return _create(t, cmd, ctx)
+        return await _create(t, cmd, ctx)
     if t.status == Status.NONE:
         raise Refused("unknown_table", f"there is no table {cmd.table_id!r}")
     if kind == "join":
@@ -174,7 +175,7 @@ async def decide(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[ev
     return events
 
 
-def _create(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[events_pb2.Event]:
+async def _create(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[events_pb2.Event]:
     if t.status != Status.NONE:
         raise Refused("table_exists", f"table {cmd.table_id!r} exists already")
     c = cmd.create
@@ -190,8 +191,20 @@ def _create(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[events_
     creator = _person(cmd, "Jogador 1")
     created = table_pb2.TableCreated(ruleset=c.ruleset, options=c.options, seats=c.seats, creator=creator,
                                      invitation=ctx.new_token(), creator_watches=c.watch, stake=c.stake,
-                                     salt=c.salt)
-    return [envelope(cmd, ctx.now, table_created=created)]
+                                     salt=c.salt, open=c.open)
+    if len(c.seated) >= c.seats or (c.watch and c.seated):
+        raise Refused("bad_options", "more players than seats")
+    if c.stake and c.seated:
+        raise Refused("bad_options", "a competitive table seats its players by their own requests")
+    events = [envelope(cmd, ctx.now, table_created=created)]
+    events += [envelope(cmd, ctx.now, player_joined=table_pb2.PlayerJoined(player=p, seat=i + 1))
+               for i, p in enumerate(c.seated)]
+    if not c.start:
+        return events
+    seated = Table(t.table_id)  # the table as these events leave it, to start its match from
+    for ev in events:
+        evolve(seated, 0, ev)
+    return events + await _start_match(seated, cmd, ctx)
 
 
 def _may_stake(cmd: table_pb2.TableCommand, stake: int) -> None:
@@ -428,7 +441,7 @@ _HANDLERS = {
 def _created(t: Table, ev: events_pb2.Event) -> None:
     c = ev.table_created
     t.ruleset, t.options, t.capacity = c.ruleset, options_from_pb(c.options), c.seats
-    t.invitation, t.creator, t.stake, t.salt = c.invitation, c.creator.identity, c.stake, c.salt
+    t.invitation, t.creator, t.stake, t.salt, t.open = c.invitation, c.creator.identity, c.stake, c.salt, c.open
     t.players = [] if c.creator_watches else [_player(c.creator)]
     t.status = Status.LOBBY
 

@@ -17,7 +17,20 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import JSON, BigInteger, Column, DateTime, Integer, MetaData, String, Table, bindparam, select
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    bindparam,
+    select,
+)
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from maumau.v1 import events_pb2
@@ -42,6 +55,8 @@ directory = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("last_move_at", DateTime(timezone=True), nullable=False),
     Column("seq", BigInteger, nullable=False),
+    Column("open", Boolean, nullable=False),
+    Index("ix_table_directory_open", "open", "status"),
 )
 
 results = Table(
@@ -127,7 +142,7 @@ def _row(t: domain.Table, created_at: datetime, last: datetime) -> dict[str, Any
         "on_turn": m.turn if m is not None and t.status == "playing" and not m.round_over else None,
         "match_no": t.match_no, "rounds_played": m.rounds_played if m is not None else 0,
         "scores": list(m.scores) if m is not None else [], "created_at": created_at, "last_move_at": last,
-        "seq": t.seq,
+        "seq": t.seq, "open": t.open,
     }
 
 
