@@ -40,6 +40,12 @@ async def register(player: Player) -> None:
     await expect(player.by("account-user")).to_have_text(player.name)
 
 
+async def fits(player: Player, screen: str) -> None:
+    widths = await player.page.evaluate(
+        "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert widths[0] <= widths[1], f"{screen} is {widths[0]} px wide in a {widths[1]} px screen"
+
+
 async def ranking_row_until(player: Player, name: str, *, avatar: str | None = None) -> None:
     """The ranking shown lists ``name`` (with ``avatar``), loaded again until the projection has it."""
     deadline = time.monotonic() + PROJECTED_S
@@ -79,8 +85,7 @@ async def test_an_official_match_moves_the_ranking_and_shows_in_the_profiles(pla
     await expect(davi.by("ranking-rows").or_(davi.by("ranking-empty"))).to_be_visible()
     await expect(davi.page.get_by_role("link", name=vera.name, exact=True)).to_have_count(0)
     await davi.shot("rankings-1-before-phone")
-    widths = await davi.page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
-    assert widths[0] <= widths[1], f"the ranking is {widths[0]} px wide in a {widths[1]} px phone"
+    await fits(davi, "the ranking")
 
     # an official match: people only
     await vera.page.goto("/")
@@ -152,8 +157,7 @@ async def test_an_official_match_moves_the_ranking_and_shows_in_the_profiles(pla
     await expect(match.get_by_test_id("history-result")).to_have_text("Derrota")
     await expect(match.get_by_test_id("history-opponents")).to_have_text(f"contra {vera.name}")
     await expect(match.get_by_test_id("history-end")).to_have_text("desistiu")
-    widths = await davi.page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
-    assert widths[0] <= widths[1], f"the profile is {widths[0]} px wide in a {widths[1]} px phone"
+    await fits(davi, "the profile")
     await davi.shot("rankings-4-own-profile-phone")
     await match.get_by_role("link").click()
     await expect(davi.page).to_have_url(re.compile(f"/m/{table_id}$"))
@@ -185,8 +189,7 @@ async def test_a_guest_training_match_offers_an_account_that_can_wait(players: P
     await expect(offer).to_be_visible()
     await expect(offer).to_contain_text("Crie uma conta")
     await lia.shot("rankings-5-offer-phone")
-    widths = await lia.page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
-    assert widths[0] <= widths[1], f"the table is {widths[0]} px wide in a {widths[1]} px phone"
+    await fits(lia, "the table")
     await expect(lia.by("btn-offer-later")).to_have_text("Agora não")
     await lia.by("btn-offer-later").click()
     await expect(lia.by("account-offer")).to_have_count(0)
