@@ -170,6 +170,7 @@ async def test_an_official_match_moves_the_ranking_and_shows_in_the_profiles(pla
     await vera.by("btn-lang").click()
     await expect(vera.by("profile-stats")).to_contain_text("Win rate")
     await expect(vera.by("stats-classic32-official")).to_contain_text("👥 OFFICIAL")
+    await vera.shot("rankings-7-own-profile-desktop-en")
     await vera.page.goto("/ranking?regra=classic32&modo=oficial&periodo=historico")
     await expect(vera.by("ranking-period-all")).to_have_text("All time")
     await expect(vera.by("ranking-period-all")).to_have_attribute("aria-current", "page")
