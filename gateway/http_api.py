@@ -119,7 +119,8 @@ async def patch_session(request: web.Request) -> web.Response:
 
 async def create_table(request: web.Request) -> web.Response:
     body = await json_body(request)
-    create = table_pb2.CreateTable(ruleset=str(body.get("ruleset", "")), watch=bool(body.get("watch", False)))
+    create = table_pb2.CreateTable(ruleset=str(body.get("ruleset", "")), watch=bool(body.get("watch", False)),
+                                   open=body.get("open") is True)
     seats_wanted = body.get("seats", 0)
     if not isinstance(seats_wanted, int) or isinstance(seats_wanted, bool):
         raise json_error(400, "bad_options", "seats is a whole number")

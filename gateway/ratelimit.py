@@ -14,9 +14,11 @@ True
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 import math
+import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 
@@ -34,7 +36,8 @@ from services.runtime.settings import RateLimits, Settings
 log = logging.getLogger("maumau.gateway.ratelimit")
 BUCKET = "maumau_rate_limits"
 WINDOW = 60.0
-ATTEMPTS = 10  # compare-and-set rounds lost to other requests before giving up on one
+ATTEMPTS = 64  # compare-and-set rounds lost to other requests before giving up on one (a burst from one
+# address, many players behind one NAT, loses one round per request ahead of it)
 TIMEOUT = 1.0  # a limit is not worth holding a request longer
 
 
@@ -65,7 +68,7 @@ class Limiter:
                 await self.kv.update(key, str(count + 1).encode(), last=entry.revision)
                 return True
             except KeyWrongLastSequenceError:
-                continue
+                await asyncio.sleep(random.random() * 0.002)  # the racers spread out instead of colliding again
         return False  # a counter this contended is being hammered
 
     async def allowed(self, counters: list[tuple[str, int]]) -> bool:
@@ -117,6 +120,7 @@ def setup(app: web.Application, cfg: Settings) -> None:
         "join": (limits.joins_per_address, limits.joins_per_identity),  # and invitation guessing
         "bots": (limits.posts_per_address, limits.posts_per_identity),
         "start": (limits.posts_per_address, limits.posts_per_identity),
+        "quick_match": (limits.posts_per_address, limits.posts_per_identity),
         "new_account": (limits.accounts_per_address, 0),
         "login": (limits.logins_per_address, 0),  # and per account, by the handler (accounts_api.login)
     }

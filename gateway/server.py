@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import web
 
-from gateway import accounts_api, headers, rankings_api, ratelimit
+from gateway import accounts_api, headers, quickmatch_api, rankings_api, ratelimit
 from gateway.addresses import client_address, group
 from gateway.feeds import Feeds, following
 from gateway.http_api import (
@@ -178,6 +178,7 @@ def make_app(cfg: Settings, origins: frozenset[str]) -> web.Application:
     accounts_api.setup(app, cfg, _origin_ok)  # its session middleware first: the rate limits count sessions
     ratelimit.setup(app, cfg)
     rankings_api.setup(app)
+    quickmatch_api.setup(app, cfg)
     app.add_routes([*routes(), web.get("/ws", websocket), web.get("/healthz", healthz), web.get("/readyz", readyz),
                     web.get("/", index), web.get("/m/{table_id}", index), web.get("/aprenda", learn),
                     web.get("/ranking", index), web.get("/jogador/{name}", index),

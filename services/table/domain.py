@@ -221,7 +221,7 @@ def _person(cmd: table_pb2.TableCommand, name: str) -> table_pb2.Player:
 
 
 def _join(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[events_pb2.Event]:
-    if cmd.join.invitation != t.invitation:
+    if cmd.join.invitation != t.invitation and not t.open:  # an open table takes anyone
         raise Refused("bad_invitation", "this invitation is not for this table")
     if t.seat_of(cmd.actor) >= 0 or len(t.players) >= t.capacity:
         return []  # seated already, or full: watching

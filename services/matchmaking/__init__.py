@@ -1,0 +1,1 @@
+"""Quick match ("Jogar agora"): players who asked for the same table are seated together (docs/matchmaking.md)."""

@@ -1,0 +1,96 @@
+"""A pool of players waiting for the same table (ruleset, seats, turn time), pure.
+
+The pool is one value, changed only by compare-and-set (``services/matchmaking/store.py``):
+whoever asks appends to it, and the one whose request fills the last seat takes the whole
+waiting list as a group. A group's table id follows from its first ticket, so a table is
+created once however many replicas try (the table service refuses a second create).
+
+>>> p = Pool()
+>>> ask(p, Ticket("t1", "ana", "Ana"), seats=2, now=0.0)
+>>> ask(p, Ticket("t2", "bia", "Bia"), seats=2, now=1.0)
+>>> status(p, "t1"), status(p, "t2") == status(p, "t1"), p.waiting
+(('matched', 'q628b49d96dc'), True, [])
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+KEEP_SECONDS = 600.0  # how long a matched group is remembered for its players to find their table
+
+
+@dataclass
+class Ticket:
+    ticket: str
+    identity: str
+    name: str
+    account: bool = False
+    asked: float = 0.0
+
+
+@dataclass
+class Group:
+    table_id: str
+    tickets: list[Ticket]
+    at: float
+
+
+@dataclass
+class Pool:
+    waiting: list[Ticket] = field(default_factory=list)
+    groups: list[Group] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Pool:
+        return cls([Ticket(**t) for t in data["waiting"]],
+                   [Group(g["table_id"], [Ticket(**t) for t in g["tickets"]], g["at"]) for g in data["groups"]])
+
+
+def table_id_of(first: str) -> str:
+    """The table of a group, named after its first ticket: the same on every replica."""
+    return "q" + hashlib.sha256(first.encode()).hexdigest()[:11]
+
+
+def ask(p: Pool, t: Ticket, seats: int, now: float) -> None:
+    """``t`` waits in the pool (once per player: asking again keeps the first ticket); a full pool becomes a group."""
+    p.groups = [g for g in p.groups if now - g.at < KEEP_SECONDS]
+    if any(w.identity == t.identity for w in p.waiting):
+        return
+    t.asked = now
+    p.waiting.append(t)
+    if len(p.waiting) >= seats:
+        group, p.waiting = p.waiting[:seats], p.waiting[seats:]
+        p.groups.append(Group(table_id_of(group[0].ticket), group, now))
+
+
+def cancel(p: Pool, ticket: str) -> bool:
+    """Take ``ticket`` out of the pool; False when it is not waiting (matched already, or gone)."""
+    kept = [w for w in p.waiting if w.ticket != ticket]
+    changed, p.waiting = len(kept) != len(p.waiting), kept
+    return changed
+
+
+def drop(p: Pool, gone: set[str]) -> bool:
+    """Take the tickets nobody asks about any more out of the waiting list (a closed tab)."""
+    kept = [w for w in p.waiting if w.ticket not in gone]
+    changed, p.waiting = len(kept) != len(p.waiting), kept
+    return changed
+
+
+def status(p: Pool, ticket: str) -> tuple[str, str]:
+    """``("waiting", "")``, ``("matched", table_id)`` or ``("cancelled", "")`` (not here: cancelled or forgotten)."""
+    if any(w.ticket == ticket for w in p.waiting):
+        return "waiting", ""
+    for g in p.groups:
+        if any(t.ticket == ticket for t in g.tickets):
+            return "matched", g.table_id
+    return "cancelled", ""
+
+
+def group_of(p: Pool, table_id: str) -> Group | None:
+    return next((g for g in p.groups if g.table_id == table_id), None)

@@ -1,0 +1,133 @@
+"""The pools in a JetStream key-value bucket, changed by compare-and-set: correct across any number of replicas.
+
+One key per pool (``pool.<ruleset>-<seats>-<turn>``): every change reads it, changes it
+(``services/matchmaking/pool.py``) and writes it back naming the revision it read; a
+replica that lost the race reads again. So a ticket is in one place only — waiting, or in
+one group — and a full pool becomes exactly one group, whichever replica filled it.
+
+A waiting player's page asks about its ticket every second or two; each question marks the
+ticket seen in a second bucket whose entries live ``SEEN_SECONDS``. A ticket nobody asked
+about for that long (a closed tab, a lost phone) is dropped the next time the pool changes,
+rather than seated at a table nobody will play. Each player's latest ticket is remembered
+(``who.<identity digest>``) so that asking again, anywhere, first takes back the old one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from collections.abc import Callable
+from typing import TypeVar
+
+from nats.js import JetStreamContext
+from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError
+from nats.js.kv import KeyValue
+
+from services.matchmaking.pool import Group, Pool, Ticket, ask, cancel, drop, group_of, status
+
+BUCKET, SEEN_BUCKET = "maumau_quick", "maumau_quick_seen"
+SEEN_SECONDS = 20.0
+RETRIES = 100
+T = TypeVar("T")
+
+
+def pool_key(ruleset: str, seats: int, turn_seconds: int) -> str:
+    """
+    >>> pool_key("classic52", 4, 30)
+    'classic52-4-30'
+    """
+    return f"{ruleset}-{seats}-{turn_seconds}"
+
+
+def _pool_of(ticket: str) -> str:
+    return ticket.rsplit(".", 1)[0]
+
+
+def _who(identity: str) -> str:
+    return "who." + hashlib.sha256(identity.encode()).hexdigest()[:32]
+
+
+class Busy(Exception):
+    """The pool kept changing under this request (it may be sent again)."""
+
+
+class Matchmaking:
+    def __init__(self, kv: KeyValue, seen: KeyValue) -> None:
+        self.kv, self.seen = kv, seen
+
+    @classmethod
+    async def open(cls, js: JetStreamContext, replicas: int = 1, seen_seconds: float = SEEN_SECONDS) -> Matchmaking:
+        kv = await js.create_key_value(bucket=BUCKET, history=1, replicas=replicas)
+        seen = await js.create_key_value(bucket=SEEN_BUCKET, history=1, ttl=seen_seconds, replicas=replicas)
+        return cls(kv, seen)
+
+    async def _change(self, key: str, change: Callable[[Pool], T], check_seen: bool = False) -> tuple[Pool, T]:
+        for _ in range(RETRIES):
+            try:
+                entry = await self.kv.get(f"pool.{key}")
+                pool, revision = Pool.from_json(json.loads(entry.value or b"{}")), entry.revision
+            except KeyNotFoundError:
+                pool, revision = Pool(), None
+            if check_seen:
+                drop(pool, {w.ticket for w in pool.waiting if not await self._alive(w.ticket)})
+            result = change(pool)
+            value = json.dumps(pool.to_json()).encode()
+            try:
+                if revision is None:
+                    await self.kv.create(f"pool.{key}", value)
+                else:
+                    await self.kv.update(f"pool.{key}", value, last=revision)
+                return pool, result
+            except KeyWrongLastSequenceError:
+                continue
+        raise Busy(f"the pool {key} kept changing")
+
+    async def _alive(self, ticket: str) -> bool:
+        try:
+            await self.seen.get(f"seen.{ticket}")
+            return True
+        except KeyNotFoundError:
+            return False
+
+    async def ask(self, key: str, seats: int, identity: str, name: str, account: bool,
+                  now: float) -> tuple[str, str, str, Group | None]:
+        """Wait in pool ``key``: (ticket, status, table id, the group when this request completed it)."""
+        await self.leave(identity)
+        ticket = Ticket(f"{key}.{secrets.token_hex(8)}", identity, name, account)
+        await self.seen.put(f"seen.{ticket.ticket}", b"")
+        pool, _ = await self._change(key, lambda p: ask(p, ticket, seats, now), check_seen=True)
+        mine = next((w.ticket for w in pool.waiting if w.identity == identity), ticket.ticket)  # another tab's
+        state, table_id = status(pool, mine)
+        await self.kv.put(_who(identity), mine.encode())
+        return mine, state, table_id, group_of(pool, table_id) if table_id else None
+
+    async def status(self, ticket: str) -> tuple[str, str, Group | None]:
+        """Where ``ticket`` is, marking it seen: (status, table id, its group once matched)."""
+        await self.seen.put(f"seen.{ticket}", b"")
+        try:
+            entry = await self.kv.get(f"pool.{_pool_of(ticket)}")
+        except KeyNotFoundError:
+            return "cancelled", "", None
+        pool = Pool.from_json(json.loads(entry.value or b"{}"))
+        state, table_id = status(pool, ticket)
+        return state, table_id, group_of(pool, table_id) if table_id else None
+
+    async def cancel(self, ticket: str) -> tuple[str, str]:
+        """Take ``ticket`` out of its pool: ("cancelled", "") or, too late, ("matched", table id)."""
+        try:
+            await self.kv.get(f"pool.{_pool_of(ticket)}")
+        except KeyNotFoundError:
+            return "cancelled", ""
+        pool, _ = await self._change(_pool_of(ticket), lambda p: cancel(p, ticket))
+        state, table_id = status(pool, ticket)
+        return ("matched", table_id) if state == "matched" else ("cancelled", "")
+
+    async def leave(self, identity: str) -> None:
+        """Take back the player's waiting ticket, wherever it waits (asking anew, or sitting down elsewhere)."""
+        try:
+            previous = (await self.kv.get(_who(identity))).value
+        except KeyNotFoundError:
+            return
+        if previous:
+            await self.cancel(previous.decode())

@@ -1,0 +1,118 @@
+"""Play with strangers through two gateway replicas over real NATS: the quick match and the open tables."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import Any
+
+import nats
+
+from services.matchmaking.store import Matchmaking, pool_key
+from services.table.projections import engine
+from services.table.projector import Projector
+from services.table.store import STREAM as TABLES
+from tests.gateway.harness import Client, Gateways, gateways
+from tests.service_task import project_to_end
+
+ASK = {"ruleset": "classic52", "seats": 3, "turn_seconds": 0}
+
+
+async def _ask(c: Client, body: dict[str, Any] = ASK) -> dict[str, Any]:
+    status, answer = await c.post("/api/quick-match", body)
+    assert status == 201, answer
+    return answer
+
+
+async def _matched(c: Client, ticket: str) -> str:
+    """The table the ticket was seated at, asking as a waiting page does."""
+    for _ in range(100):
+        _, answer = await c.get(f"/api/quick-match/{ticket}")
+        if answer["status"] == "matched":
+            return str(answer["table_id"])
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"{ticket} was not matched")
+
+
+async def _players(g: Gateways, n: int) -> list[Client]:
+    return [await g.client(f"P{i}", replica=i % 2) for i in range(n)]
+
+
+async def test_players_on_two_replicas_sit_at_one_started_table(nats_url: str, tmp_path: Path) -> None:
+    async with gateways(nats_url, tmp_path, replicas=2) as g:
+        players = await _players(g, 3)
+        tickets = [(await _ask(p))["ticket"] for p in players]
+        tables = {await _matched(p, t) for p, t in zip(players, tickets, strict=True)}
+        (table_id,) = tables
+        t = await g.platform.table(table_id)
+    assert t.status == "playing" and sorted(p.name for p in t.players) == ["P0", "P1", "P2"]
+
+
+async def test_racing_players_are_each_seated_once(nats_url: str, tmp_path: Path) -> None:
+    async with gateways(nats_url, tmp_path, replicas=2) as g:
+        players = await _players(g, 12)
+        answers = await asyncio.gather(*(_ask(p) for p in players))
+        tables = await asyncio.gather(*(_matched(p, a["ticket"]) for p, a in zip(players, answers, strict=True)))
+        seated = [pl.name for tid in set(tables) for pl in (await g.platform.table(tid)).players]
+    assert len(set(tables)) == 4 and sorted(seated) == sorted(p.name for p in players)
+
+
+async def test_a_cancelled_ticket_is_not_seated(nats_url: str, tmp_path: Path) -> None:
+    async with gateways(nats_url, tmp_path, replicas=2) as g:
+        ana, *others = await _players(g, 4)
+        gone = (await _ask(ana))["ticket"]
+        async with g.http.delete(f"{g.urls[1]}/api/quick-match/{gone}", headers=ana.headers) as r:
+            cancelled = (r.status, await r.json())
+        tickets = [(await _ask(p))["ticket"] for p in others]
+        table_id = await _matched(others[0], tickets[0])
+        _, after = await ana.get(f"/api/quick-match/{gone}")
+        names = [pl.name for pl in (await g.platform.table(table_id)).players]
+    assert cancelled == (200, {"status": "cancelled", "table_id": None}) and after["status"] == "cancelled"
+    assert sorted(names) == ["P1", "P2", "P3"]
+
+
+async def test_asking_again_takes_back_the_first_ticket(nats_url: str, tmp_path: Path) -> None:
+    async with gateways(nats_url, tmp_path) as g:
+        (ana,) = await _players(g, 1)
+        first = (await _ask(ana))["ticket"]
+        await _ask(ana, {"ruleset": "candeias", "seats": 2, "turn_seconds": 30})
+        _, answer = await ana.get(f"/api/quick-match/{first}")
+    assert answer["status"] == "cancelled"
+
+
+async def test_a_ticket_nobody_asks_about_is_dropped(nats_url: str) -> None:
+    nc = await nats.connect(nats_url)
+    try:
+        mm = await Matchmaking.open(nc.jetstream(), seen_seconds=1.0)
+        key = pool_key("classic52", 2, 0)
+        gone, *_ = await mm.ask(key, 2, "ana", "Ana", False, time.time())
+        await asyncio.sleep(2.5)  # Ana's tab closed: nobody asks about her ticket
+        kept, state, _, _ = await mm.ask(key, 2, "bia", "Bia", False, time.time())
+        dropped = (await mm.status(gone))[0]
+    finally:
+        await nc.close()
+    assert (state, dropped) == ("waiting", "cancelled") and kept != gone
+
+
+async def test_a_bad_request_is_refused_clearly(nats_url: str, tmp_path: Path) -> None:
+    async with gateways(nats_url, tmp_path) as g:
+        (ana,) = await _players(g, 1)
+        seats = await ana.post("/api/quick-match", {"ruleset": "classic52", "seats": 1})
+        ruleset = await ana.post("/api/quick-match", {"ruleset": "poker", "seats": 2})
+        turn = await ana.post("/api/quick-match", {"ruleset": "classic52", "seats": 2, "turn_seconds": -1})
+    assert [a[0] for a in (seats, ruleset, turn)] == [400, 400, 400]
+
+
+async def test_an_open_table_is_listed_and_anyone_may_join(nats_url: str, tmp_path: Path) -> None:
+    async with gateways(nats_url, tmp_path) as g:
+        ana, bia = await g.client("Ana"), await g.client("Bia")
+        _, listed = await ana.post("/api/tables", {"ruleset": "classic52", "seats": 3, "open": True})
+        await ana.post("/api/tables", {"ruleset": "classic52", "seats": 3})
+        db = engine(f"sqlite+aiosqlite:///{tmp_path}/gw.db")
+        await project_to_end(Projector(g.platform.client.jetstream(), db), g.platform.client.jetstream(), TABLES)
+        await db.dispose()
+        _, open_tables = await bia.get("/api/open-tables")
+        status, joined = await bia.post(f"/api/tables/{listed['table_id']}/join", {})
+    assert [t["table_id"] for t in open_tables["tables"]] == [listed["table_id"]]
+    assert open_tables["tables"][0]["free"] == 2 and (status, joined) == (200, {"seat": 1})
