@@ -1,7 +1,8 @@
 """Play with strangers over HTTP: the open tables, and the quick match ("Jogar agora") (docs/matchmaking.md).
 
 ``GET /api/open-tables``; ``POST /api/quick-match`` ``{"ruleset","seats","turn_seconds"}`` →
-``{"ticket","status","table_id"}``; ``GET`` and ``DELETE /api/quick-match/{ticket}``. The pools
+``{"ticket","status","table_id"}``; ``GET /api/quick-match/{ticket}[?wait=S]`` (a long poll) and
+``DELETE /api/quick-match/{ticket}``. The pools
 live in a key-value bucket every replica shares (``services/matchmaking/store.py``). The replica
 whose request fills a pool creates the table, full and started; any replica asked about a
 matched ticket whose table does not exist yet creates it too (the same command id: stored once),
@@ -33,7 +34,8 @@ from services.table.domain import Status
 from services.table.projections import directory
 
 MATCHMAKING_KEY = web.AppKey("matchmaking", Matchmaking)
-MAX_TURN_SECONDS = 600
+TURN_SECONDS = (0, 15, 30, 60, 120)  # the speeds offered: 0 is no turn timer
+MAX_WAIT = 10  # seconds a long poll may wait: the ticket must be asked about within SEEN_SECONDS
 OPEN_LISTED = 100
 UNREACHABLE = (NatsError, OSError, TimeoutError)
 
@@ -54,8 +56,8 @@ async def post_quick_match(request: web.Request) -> web.Response:
         make_ruleset(ruleset, {}).check_seats(seats)
     except OptionError as e:
         raise json_error(400, "bad_options", str(e)) from None
-    if not 0 <= turn <= MAX_TURN_SECONDS:
-        raise json_error(400, "bad_options", f"turn_seconds is 0 (no timer) to {MAX_TURN_SECONDS}")
+    if turn not in TURN_SECONDS:
+        raise json_error(400, "bad_options", f"turn_seconds is one of {TURN_SECONDS} (0: no timer)")
     try:
         ticket, state, table_id, group = await request.app[MATCHMAKING_KEY].ask(
             pool_key(ruleset, seats, turn), seats, identity, name, session_of(request) is not None, time.time())
@@ -67,8 +69,12 @@ async def post_quick_match(request: web.Request) -> web.Response:
 
 
 async def get_quick_match(request: web.Request) -> web.Response:
+    """Where a ticket is; with ``?wait=S`` (at most ``MAX_WAIT``), once it is no longer waiting or S seconds passed."""
+    raw = request.query.get("wait", "0")
+    if not raw.isdigit() or int(raw) > MAX_WAIT:
+        raise json_error(400, "bad_request", f"wait is a whole number of seconds, at most {MAX_WAIT}")
     try:
-        state, table_id, group = await request.app[MATCHMAKING_KEY].status(request.match_info["ticket"])
+        state, table_id, group = await request.app[MATCHMAKING_KEY].wait(request.match_info["ticket"], int(raw))
         if group is not None and (await request.app[TABLES_KEY].get(table_id)).status == Status.NONE:
             await _create(request, group)
     except UNREACHABLE:
@@ -119,8 +125,11 @@ async def open_tables(request: web.Request) -> web.Response:
 
 def setup(app: web.Application, cfg: Settings) -> None:
     async def matchmaking_ctx(app: web.Application) -> AsyncIterator[None]:
-        app[MATCHMAKING_KEY] = await Matchmaking.open(app[NATS_KEY].jetstream(), cfg.stream_replicas)
-        yield
+        app[MATCHMAKING_KEY] = matchmaking = await Matchmaking.open(app[NATS_KEY].jetstream(), cfg.stream_replicas)
+        try:
+            yield
+        finally:
+            await matchmaking.close()
 
     app.cleanup_ctx.append(matchmaking_ctx)
     app.add_routes([web.get("/api/open-tables", open_tables),

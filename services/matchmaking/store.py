@@ -14,18 +14,24 @@ rather than seated at a table nobody will play. Each player's latest ticket is r
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import json
+import logging
 import secrets
+import time
 from collections.abc import Callable
 from typing import TypeVar
 
+from nats.errors import Error as NatsError
 from nats.js import JetStreamContext
 from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError
 from nats.js.kv import KeyValue
 
 from services.matchmaking.pool import Group, Pool, Ticket, ask, cancel, drop, group_of, status
 
+log = logging.getLogger("maumau.matchmaking")
 BUCKET, SEEN_BUCKET = "maumau_quick", "maumau_quick_seen"
 SEEN_SECONDS = 20.0
 RETRIES = 100
@@ -55,6 +61,13 @@ class Busy(Exception):
 class Matchmaking:
     def __init__(self, kv: KeyValue, seen: KeyValue) -> None:
         self.kv, self.seen = kv, seen
+        self.changed: dict[str, asyncio.Event] = {}  # per pool: set at its next change
+        self.followers: dict[str, asyncio.Task[None]] = {}  # one watcher per pool asked about here
+
+    async def close(self) -> None:
+        for task in self.followers.values():
+            task.cancel()
+        await asyncio.gather(*self.followers.values(), return_exceptions=True)
 
     @classmethod
     async def open(cls, js: JetStreamContext, replicas: int = 1, seen_seconds: float = SEEN_SECONDS) -> Matchmaking:
@@ -112,6 +125,34 @@ class Matchmaking:
         pool = Pool.from_json(json.loads(entry.value or b"{}"))
         state, table_id = status(pool, ticket)
         return state, table_id, group_of(pool, table_id) if table_id else None
+
+    async def wait(self, ticket: str, seconds: float) -> tuple[str, str, Group | None]:
+        """``status``, once it is no longer "waiting" or ``seconds`` have passed (a long poll)."""
+        key = _pool_of(ticket)
+        if key not in self.followers:
+            self.followers[key] = asyncio.create_task(self._follow(key), name=f"quick-{key}")
+        deadline = time.monotonic() + seconds
+        while True:
+            changed = self.changed.setdefault(key, asyncio.Event())  # before reading: no change slips between
+            state, table_id, group = await self.status(ticket)
+            remaining = deadline - time.monotonic()
+            if state != "waiting" or remaining <= 0:
+                return state, table_id, group
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(changed.wait(), remaining)
+
+    async def _follow(self, key: str) -> None:
+        """Wake whoever waits on pool ``key`` at each of its changes (one watcher per pool in this process)."""
+        while True:
+            try:
+                watcher = await self.kv.watch(f"pool.{key}")
+                async for _ in watcher:
+                    changed = self.changed.pop(key, None)
+                    if changed is not None:
+                        changed.set()
+            except (NatsError, OSError) as e:
+                log.warning("stopped following the quick-match pool %s (%s); again", key, type(e).__name__)
+                await asyncio.sleep(0.5)
 
     async def cancel(self, ticket: str) -> tuple[str, str]:
         """Take ``ticket`` out of its pool: ("cancelled", "") or, too late, ("matched", table id)."""

@@ -26,12 +26,11 @@ async def _ask(c: Client, body: dict[str, Any] = ASK) -> dict[str, Any]:
 
 
 async def _matched(c: Client, ticket: str) -> str:
-    """The table the ticket was seated at, asking as a waiting page does."""
-    for _ in range(100):
-        _, answer = await c.get(f"/api/quick-match/{ticket}")
+    """The table the ticket was seated at, asking as a waiting page does (long polls)."""
+    for _ in range(3):
+        _, answer = await c.get(f"/api/quick-match/{ticket}?wait=5")
         if answer["status"] == "matched":
             return str(answer["table_id"])
-        await asyncio.sleep(0.05)
     raise AssertionError(f"{ticket} was not matched")
 
 
@@ -56,6 +55,20 @@ async def test_racing_players_are_each_seated_once(nats_url: str, tmp_path: Path
         tables = await asyncio.gather(*(_matched(p, a["ticket"]) for p, a in zip(players, answers, strict=True)))
         seated = [pl.name for tid in set(tables) for pl in (await g.platform.table(tid)).players]
     assert len(set(tables)) == 4 and sorted(seated) == sorted(p.name for p in players)
+
+
+async def test_a_waiting_page_hears_of_its_table_from_another_replica_at_once(nats_url: str, tmp_path: Path) -> None:
+    async with gateways(nats_url, tmp_path, replicas=2) as g:
+        ana, bia = await g.client("Ana", replica=0), await g.client("Bia", replica=1)
+        ticket = (await _ask(ana, {"ruleset": "classic52", "seats": 2, "turn_seconds": 15}))["ticket"]
+        waiting = asyncio.create_task(ana.get(f"/api/quick-match/{ticket}?wait=10"))
+        await asyncio.sleep(0.3)
+        asked = time.monotonic()
+        await _ask(bia, {"ruleset": "classic52", "seats": 2, "turn_seconds": 15})
+        _, answer = await waiting
+        heard = time.monotonic() - asked
+        t = await g.platform.table(answer["table_id"])
+    assert answer["status"] == "matched" and heard < 5 and t.options["turn_seconds"] == 15
 
 
 async def test_a_cancelled_ticket_is_not_seated(nats_url: str, tmp_path: Path) -> None:
@@ -100,7 +113,7 @@ async def test_a_bad_request_is_refused_clearly(nats_url: str, tmp_path: Path) -
         (ana,) = await _players(g, 1)
         seats = await ana.post("/api/quick-match", {"ruleset": "classic52", "seats": 1})
         ruleset = await ana.post("/api/quick-match", {"ruleset": "poker", "seats": 2})
-        turn = await ana.post("/api/quick-match", {"ruleset": "classic52", "seats": 2, "turn_seconds": -1})
+        turn = await ana.post("/api/quick-match", {"ruleset": "classic52", "seats": 2, "turn_seconds": 7})
     assert [a[0] for a in (seats, ruleset, turn)] == [400, 400, 400]
 
 
