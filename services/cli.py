@@ -35,8 +35,9 @@ def _rules_script(args: argparse.Namespace) -> int:
 
 def _rules_serve(args: argparse.Namespace) -> int:
     from services.rules.server import serve
+    from services.runtime.settings import Settings
 
-    run(serve(args.host, args.port))
+    run(serve(args.host, args.port, Settings.from_env().health_port))  # MAUMAU_HEALTH_PORT: /metrics
     return 0
 
 
@@ -204,6 +205,32 @@ def _bench_rankings(args: argparse.Namespace) -> int:
     return 0
 
 
+def _staff(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from services.accounts.staff import staff_command
+
+    return asyncio.run(staff_command(_nats_url(args), args.name, args.action == "grant", sys.stdout))
+
+
+def _staff_commands(sub: Any) -> None:
+    """``maumau staff grant|revoke NAME`` (docs/disputes.md)."""
+    st = sub.add_parser("staff", help="grant or revoke an account's staff role (the disputes' desk, /staff)")
+    st.add_argument("action", choices=["grant", "revoke"])
+    st.add_argument("name", help="the account's name (any spelling of it)")
+    st.add_argument("--nats-url", default=None, help="the platform's NATS (default: NATS_URL)")
+    st.set_defaults(func=_staff)
+
+
+def _bench_matchmaking(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from gateway.matchbench import run as bench
+
+    print(asyncio.run(bench(args.players, args.spread, args.seed, args.url)))
+    return 0
+
+
 def _record_commands(sub: Any) -> None:
     """verify, export and replay: a table's record (docs/record.md)."""
     nats_help = "the platform's NATS (default: NATS_URL)"
@@ -335,7 +362,14 @@ def parser() -> argparse.ArgumentParser:
     brk.add_argument("--database-url", default=None, help="an empty database (default: a new SQLite file)")
     brk.add_argument("--seed", type=int, default=1)
     brk.set_defaults(func=_bench_rankings)
+    bmm = bench_sub.add_parser("matchmaking", help="simulated players press 'Jogar agora' at random moments")
+    bmm.add_argument("--players", type=int, default=2_000)
+    bmm.add_argument("--spread", type=float, default=20.0, help="seconds over which the players ask")
+    bmm.add_argument("--seed", type=int, default=1)
+    bmm.add_argument("--url", default=None, help="drive a running gateway instead of starting a platform")
+    bmm.set_defaults(func=_bench_matchmaking)
     _record_commands(sub)
+    _staff_commands(sub)
     return p
 
 
