@@ -35,6 +35,7 @@ _ROUTES: weakref.WeakKeyDictionary[Client, dict[int, Raw]] = weakref.WeakKeyDict
 class Message(NamedTuple):
     seq: int
     data: bytes
+    subject: str = ""  # read_subjects: the subject it was stored on
 
 
 def _routes(nc: Client) -> dict[int, Raw]:
@@ -93,6 +94,21 @@ async def read_subject(js: JetStreamContext, stream: str, subject: str, after: i
 
     The server bounds a batch by count only: messages past ``until`` are dropped here.
     """
+    return await _read(js, stream, subject, after, until, batch, timeout, named=False)
+
+
+async def read_subjects(js: JetStreamContext, stream: str, wildcard: str, after: int = 0, batch: int = BATCH,
+                        timeout: float = 5.0) -> list[Message]:
+    """Every message stored on a subject ``wildcard`` matches after ``after``, in stream order, with its subject.
+
+    One pass over many subjects costs the server half what a read of each costs: a read of one
+    subject has it step over the others' messages between.
+    """
+    return await _read(js, stream, wildcard, after, None, batch, timeout, named=True)
+
+
+async def _read(js: JetStreamContext, stream: str, subject: str, after: int, until: int | None, batch: int,
+                timeout: float, named: bool) -> list[Message]:
     nc = js._nc
     out: list[Message] = []
     last = after
@@ -131,7 +147,9 @@ async def read_subject(js: JetStreamContext, stream: str, subject: str, after: i
                 if code or seq is None:
                     raise APIError(code=int(code or 0), description=_description(headers or b""))
                 last = int(seq)
-                if until is None or last <= until:
+                if named:
+                    out.append(Message(last, data, (header(headers, b"Nats-Subject") or b"").decode()))
+                elif until is None or last <= until:
                     out.append(Message(last, data))
     finally:
         routes.pop(sub._id, None)

@@ -4,9 +4,12 @@ It starts NATS, the rules and the table service on the embedded defaults (as ``m
 bench table`` does), opens T bot-only tables of four seats (the bench creates each as a
 watcher and seats bots) and plays the bots' seats with random legal actions through the
 table service until the tables hold ``--events`` events together. Then the measured phase:
-every table is read from JetStream (batched direct gets) and verified
-(``services/table/verify.py``: the chain, every decision and deal asked of the engine
-again), the tables shared among one process per core, each reading and verifying its own.
+every table is read from JetStream and verified (``services/table/verify.py``: the chain,
+every decision and deal asked of the engine again). The stream is read in one pass over
+every table's subject (batched direct gets of 1,024 messages): a read per table costs the
+server twice as much per message, as it steps over the other tables' messages between
+(docs/record.md, "How fast"). The tables are then shared among one process per core, each
+verifying its own.
 One JSON line: the verify phase's tables, events, seconds and events/s, whether every table
 verified, and for comparison the raw engine's actions/s (``maumau bench rules``: one state
 stepped in place) measured in the same run.
@@ -34,16 +37,20 @@ from maumau.v1 import table_pb2
 from services.rules import bench as engine_bench
 from services.rules.engine import legal_actions
 from services.rules.wire import action_to_pb
-from services.runtime.lifecycle import run as run_service
+from services.runtime import subjects
+from services.runtime.direct import read_subjects
 from services.table.client import send
 from services.table.domain import Status, Table
 from services.table.repository import Repository, tables
-from services.table.store import EventStore
+from services.table.store import STREAM, EventStore, Stored
 from services.table.verify import verify
 from services.up import running_platform
 
 PLAYERS = 4
 WATCHER = "bench"  # creates the tables and watches them: every seat is a bot's
+READ_BATCH = 1024  # messages a round trip: the server's cost per message falls a sixth from 256
+
+Record = tuple[int, bytes]  # a stored batch's stream sequence and its exact bytes
 
 
 @dataclass
@@ -88,28 +95,34 @@ def _started(everyone: threading.Barrier) -> None:
     everyone.wait()
 
 
-def _verify_tables(nats_url: str, ids: list[str]) -> tuple[bool, int]:
-    """In a worker process: read each table from JetStream and verify it; whether all verify, and their events."""
-    return run_service(_read_and_verify(nats_url, ids))  # as the services run: uvloop, the collector tuned
-
-
-async def _read_and_verify(nats_url: str, ids: list[str]) -> tuple[bool, int]:
-    nc = await nats.connect(nats_url)
-    store = EventStore(nc.jetstream())
+def _verify_tables(share: list[tuple[str, list[Record]]]) -> tuple[bool, int]:
+    """In a worker process: verify each table from its stored batches; whether all verify, and their events."""
     ok, events = True, 0
-    try:
-        for tid in ids:
-            verdict = verify(tid, await store.read(tid))
-            ok, events = ok and verdict.ok, events + verdict.events
-    finally:
-        await nc.close()
+    for tid, records in share:
+        verdict = verify(tid, [Stored.decode(seq, data) for seq, data in records])
+        ok, events = ok and verdict.ok, events + verdict.events
     return ok, events
 
 
-async def _run_in(pool: ProcessPoolExecutor, workers: int, nats_url: str, ids: list[str]) -> list[tuple[bool, int]]:
-    shares = [ids[w::workers] for w in range(workers)]
-    return await asyncio.gather(*(asyncio.wrap_future(pool.submit(_verify_tables, nats_url, share))
-                                  for share in shares))
+async def _read_tables(nats_url: str, ids: list[str]) -> dict[str, list[Record]]:
+    """Every stored batch of the tables ``ids``, by table, read in one pass over the stream."""
+    nc = await nats.connect(nats_url)
+    try:
+        stored = await read_subjects(nc.jetstream(), STREAM, subjects.TABLE_EVENTS, batch=READ_BATCH)
+    finally:
+        await nc.close()
+    by_subject: dict[str, list[Record]] = {subjects.table_events(tid): [] for tid in ids}
+    for m in stored:
+        records = by_subject.get(m.subject)
+        if records is not None:
+            records.append((m.seq, m.data))
+    return {tid: by_subject[subjects.table_events(tid)] for tid in ids}
+
+
+async def _run_in(pool: ProcessPoolExecutor, workers: int, read: dict[str, list[Record]]) -> list[tuple[bool, int]]:
+    ids = list(read)
+    shares = [[(tid, read[tid]) for tid in ids[w::workers]] for w in range(workers)]
+    return await asyncio.gather(*(asyncio.wrap_future(pool.submit(_verify_tables, share)) for share in shares))
 
 
 async def drive(nats_url: str, tables_count: int, events: int, seed: int) -> dict[str, object]:
@@ -127,11 +140,13 @@ async def drive(nats_url: str, tables_count: int, events: int, seed: int) -> dic
             await asyncio.gather(*(_play(nc, repo, tid, rng, played, events) for tid in ids))
         finally:
             await nc.close()
-        await _run_in(pool, workers, nats_url, [])  # every worker started (``_started``)
+        await _run_in(pool, workers, {})  # every worker started (``_started``)
         started = time.perf_counter()
-        results = await _run_in(pool, workers, nats_url, ids)  # the reads and the checks on every core
+        read = await _read_tables(nats_url, ids)
+        results = await _run_in(pool, workers, read)  # the checks on every core
         elapsed = time.perf_counter() - started
-    verified, count = all(ok for ok, _ in results), sum(n for _, n in results)
+    verified = all(ok for ok, _ in results) and all(read.values())  # and no table missing
+    count = sum(n for _, n in results)
     engine = json.loads(engine_bench.run("classic52", PLAYERS, 3.0, seed))
     return {"tables": tables_count, "events": count, "seconds": round(elapsed, 3),
             "events_per_s": round(count / elapsed, 1), "verified": verified, "workers": workers,

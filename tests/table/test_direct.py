@@ -11,7 +11,7 @@ from nats.js.errors import APIError
 
 from maumau.v1 import events_pb2
 from services.runtime import subjects
-from services.runtime.direct import read_subject
+from services.runtime.direct import read_subject, read_subjects
 from services.table.store import STREAM, EventStore
 
 
@@ -63,3 +63,25 @@ async def test_a_stream_that_is_not_there_is_an_error_not_an_empty_read(nats_url
             await read_subject(nc.jetstream(), "NOSUCH", "tables.x", timeout=2)
     finally:
         await nc.close()
+
+
+async def test_a_pass_over_many_subjects_gives_every_message_in_stream_order_with_its_subject(nats_url: str) -> None:
+    nc = await nats.connect(nats_url)
+    store = EventStore(nc.jetstream())
+    await store.ensure_stream()
+    try:
+        stored: list[tuple[int, str]] = []
+        last: dict[str, int] = {}
+        for n in range(120):
+            tid = f"t{n % 7}"
+            batch = events_pb2.EventBatch(events=[events_pb2.Event(command_id=f"c{n}")])
+            last[tid] = (await store.append(tid, batch, last.get(tid, 0), f"c{n}"))[0].seq
+            stored.append((last[tid], subjects.table_events(tid)))
+        every = await read_subjects(nc.jetstream(), STREAM, subjects.TABLE_EVENTS, batch=16)
+        later = await read_subjects(nc.jetstream(), STREAM, subjects.TABLE_EVENTS, after=stored[99][0])
+    finally:
+        await nc.close()
+    assert [(m.seq, m.subject) for m in every] == stored
+    assert [events_pb2.EventBatch.FromString(m.data).events[0].command_id for m in every] == [
+        f"c{n}" for n in range(120)]
+    assert later == every[100:]
