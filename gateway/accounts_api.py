@@ -75,7 +75,8 @@ async def _ask(request: web.Request, account_id: str, **body: Any) -> accounts_p
 
 
 def _me(account: accounts_pb2.Account) -> dict[str, Any]:
-    return {"identity": account.identity, "name": account.name, "avatar": account.avatar, "account": True}
+    return {"identity": account.identity, "name": account.name, "avatar": account.avatar, "account": True,
+            "staff": account.staff}  # settles disputes at /staff (docs/disputes.md)
 
 
 async def _signed_in(request: web.Request, account: accounts_pb2.Account, status: int = 200) -> web.Response:

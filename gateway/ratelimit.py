@@ -123,6 +123,7 @@ def setup(app: web.Application, cfg: Settings) -> None:
         "quick_match": (limits.posts_per_address, limits.posts_per_identity),
         "new_account": (limits.accounts_per_address, 0),
         "login": (limits.logins_per_address, 0),  # and per account, by the handler (accounts_api.login)
+        "report": (limits.posts_per_address, limits.posts_per_identity),  # "Reportar problema" (disputes_api)
     }
 
     async def limiter_ctx(app: web.Application) -> AsyncIterator[None]:

@@ -108,6 +108,7 @@ _REDACT: dict[str, Callable[[events_pb2.Event, int | None], dict[str, Any]]] = {
     "absence_noticed": lambda ev, _: {"seat": ev.absence_noticed.seat},
     "turn_timed_out": lambda ev, _: {"seat": ev.turn_timed_out.seat},
     "seat_moved": lambda ev, _: {"seat": ev.seat_moved.seat, "to": ev.seat_moved.to},
+    "match_annulled": lambda ev, _: {"match_no": ev.match_annulled.match_no},  # staff upheld a dispute
     "auto_mode_changed": lambda ev, _: {"seat": ev.auto_mode_changed.seat, "on": ev.auto_mode_changed.on,
                                         "reason": ev.auto_mode_changed.reason},
 }

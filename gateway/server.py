@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import web
 
-from gateway import accounts_api, headers, quickmatch_api, rankings_api, ratelimit
+from gateway import accounts_api, disputes_api, headers, quickmatch_api, rankings_api, ratelimit
 from gateway.addresses import client_address, group
 from gateway.feeds import Feeds, following
 from gateway.http_api import (
@@ -178,6 +178,8 @@ def make_app(cfg: Settings, origins: frozenset[str]) -> web.Application:
     accounts_api.setup(app, cfg, _origin_ok)  # its session middleware first: the rate limits count sessions
     ratelimit.setup(app, cfg)
     rankings_api.setup(app)
+    disputes_api.setup(app, cfg.stream_replicas)  # docs/disputes.md
+    app.router.add_get("/staff", index)  # the staff's desk (the client asks /api/me whether it is staff)
     quickmatch_api.setup(app, cfg)
     app.add_routes([*routes(), web.get("/ws", websocket), web.get("/healthz", healthz), web.get("/readyz", readyz),
                     web.get("/", index), web.get("/m/{table_id}", index), web.get("/aprenda", learn),

@@ -35,6 +35,7 @@ class Account:
     avatar: str = ""
     password_hash: str = ""
     guest: str = ""  # the guest identity it converted, if any
+    staff: bool = False  # granted the staff role: settles disputes (docs/disputes.md)
     seq: int = 0
 
     @property
@@ -44,7 +45,7 @@ class Account:
 
     def view(self) -> accounts_pb2.Account:
         return accounts_pb2.Account(account_id=self.account_id, name=self.name, avatar=self.avatar,
-                                    identity=self.identity)
+                                    identity=self.identity, staff=self.staff)
 
 
 def _event(now: float, **body: object) -> accounts_pb2.AccountEvent:
@@ -91,6 +92,13 @@ def change_password(a: Account, old_was_right: bool, new_hash: str, *, now: floa
     return [_event(now, password_changed=accounts_pb2.PasswordChanged(password_hash=new_hash))]
 
 
+def set_staff(a: Account, staff: bool, *, now: float) -> list[accounts_pb2.AccountEvent]:
+    """Grant or revoke the staff role (``maumau staff grant|revoke NAME``); asked twice, nothing more."""
+    if staff == existing(a).staff:
+        return []
+    return [_event(now, staff_changed=accounts_pb2.StaffChanged(staff=staff))]
+
+
 def _registered(a: Account, ev: accounts_pb2.AccountEvent) -> None:
     a.exists, a.name, a.password_hash = True, ev.registered.name, ev.registered.password_hash
 
@@ -111,9 +119,13 @@ def _guest(a: Account, ev: accounts_pb2.AccountEvent) -> None:
     a.guest = ev.guest_linked.identity
 
 
+def _staff(a: Account, ev: accounts_pb2.AccountEvent) -> None:
+    a.staff = ev.staff_changed.staff
+
+
 _EVOLVE: dict[str, Callable[[Account, accounts_pb2.AccountEvent], None]] = {
     "registered": _registered, "renamed": _renamed, "avatar_chosen": _avatar, "password_changed": _password,
-    "guest_linked": _guest,
+    "guest_linked": _guest, "staff_changed": _staff,
 }
 
 

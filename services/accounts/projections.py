@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import BigInteger, Column, DateTime, String, Table
+from sqlalchemy import BigInteger, Boolean, Column, DateTime, String, Table
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from maumau.v1 import accounts_pb2
@@ -31,6 +31,7 @@ accounts = Table(
     Column("identity", String(64), nullable=False, index=True),
     Column("registered_at", DateTime(timezone=True), nullable=False),
     Column("seq", BigInteger, nullable=False),
+    Column("staff", Boolean, nullable=False, default=False),  # the staff role (migration 0008: docs/disputes.md)
 )
 
 Stored = tuple[int, str, accounts_pb2.AccountEventBatch]  # stream sequence, account id, batch
@@ -38,7 +39,7 @@ Stored = tuple[int, str, accounts_pb2.AccountEventBatch]  # stream sequence, acc
 
 def _row(a: Account) -> dict[str, object]:
     return {"name": a.name, "name_normalised": normalise(a.name), "avatar": a.avatar, "identity": a.identity,
-            "seq": a.seq}
+            "seq": a.seq, "staff": a.staff}
 
 
 async def _account(conn: AsyncConnection, account_id: str) -> Account:
@@ -47,7 +48,8 @@ async def _account(conn: AsyncConnection, account_id: str) -> Account:
     if row is None:
         return Account(account_id)
     guest = row.identity if row.identity != Account(account_id).identity else ""
-    return Account(account_id, exists=True, name=row.name, avatar=row.avatar, guest=guest, seq=row.seq)
+    return Account(account_id, exists=True, name=row.name, avatar=row.avatar, guest=guest, staff=row.staff,
+                   seq=row.seq)
 
 
 async def apply_many(conn: AsyncConnection, stored: list[Stored]) -> int:

@@ -63,7 +63,8 @@ class AccountsService(CommandService[accounts_pb2.AccountCommand, accounts_pb2.A
     def _requests(self) -> dict[str, Callable[[accounts_pb2.AccountCommand, Account], Awaitable[None]]]:
         """One handler per kind of request: each stores what it decides and folds it into the account."""
         return {"authenticate": self._authenticate, "register": self._register, "rename": self._rename,
-                "choose_avatar": self._choose_avatar, "change_password": self._change_password}
+                "choose_avatar": self._choose_avatar, "change_password": self._change_password,
+                "set_staff": self._set_staff}
 
     async def _argon2(self, work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Hash or verify in a worker thread (the loop keeps answering), a few at a time."""
@@ -105,6 +106,10 @@ class AccountsService(CommandService[accounts_pb2.AccountCommand, accounts_pb2.A
         right = await self._argon2(passwords.verify, domain.existing(a).password_hash, c.old_password)
         hashed = await self._argon2(passwords.hash_password, passwords.check(c.new_password))
         await self._store(cmd, a, domain.change_password(a, right, hashed, now=self.clock()))
+
+    async def _set_staff(self, cmd: accounts_pb2.AccountCommand, a: Account) -> None:
+        """The staff role, granted or revoked by ``maumau staff`` (the gateway never sends this request)."""
+        await self._store(cmd, a, domain.set_staff(a, cmd.set_staff.staff, now=self.clock()))
 
     async def _store(self, cmd: accounts_pb2.AccountCommand, a: Account, events: Events) -> None:
         """Append the events (a re-sent command is stored once) and fold them into ``a``."""

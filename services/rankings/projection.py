@@ -7,6 +7,8 @@ nothing twice. Totals are kept per ruleset, category, period and identity, added
 end: a ranking reads one period's rows in the order of an index, never the matches
 (docs/rankings.md). Bots have seats in the history (people play against them) but no totals.
 Chips move in stream order: the stakes when a competitive match starts, the pot when it ends.
+A match staff annul (``MatchAnnulled``, docs/disputes.md) leaves it all again: its seats' played,
+wins and XP are taken from the totals of the periods of its end, and its chips go back.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ seats_played = Table(
     Column("ended_at", DateTime(timezone=True), nullable=False),
     Column("xp", Integer, nullable=False),
     Column("chips", Integer, nullable=False),  # won or lost, the stake included
+    Column("annulled", Boolean, nullable=False, default=False),  # by staff: no longer in the totals nor the chips
     Index("ix_match_seats_identity", "identity", "ended_at"),
 )
 
@@ -67,7 +70,7 @@ chip_moves = Table(
     Column("identity", String(64), primary_key=True),
     Column("table_id", String(64), primary_key=True),
     Column("match_no", Integer, primary_key=True),
-    Column("kind", String(8), primary_key=True),  # topup, stake, pot, refund
+    Column("kind", String(8), primary_key=True),  # topup, stake, pot, refund, annul
     Column("amount", Integer, nullable=False),
     Column("at", DateTime(timezone=True), nullable=False),
 )
@@ -93,17 +96,17 @@ def seat_rows(t: domain.Table, when: datetime) -> list[dict[str, Any]]:
             for i, (p, (xp, chips)) in enumerate(zip(t.players, results, strict=True))]
 
 
-def total_rows(seats: Sequence[dict[str, Any]], tz: ZoneInfo) -> list[dict[str, Any]]:
-    """What the people's totals gain from these seats, one row per identity and period."""
+def total_rows(seats: Sequence[dict[str, Any]], tz: ZoneInfo, sign: int = 1) -> list[dict[str, Any]]:
+    """What the people's totals gain from these seats (``sign`` -1: lose), one row per identity and period."""
     gained: dict[tuple[str, ...], list[int]] = {}
     for s in seats:
         if s["bot"]:
             continue
         for period, key in keys(s["ended_at"], tz).items():
             row = gained.setdefault((s["ruleset"], s["category"], period, key, s["identity"]), [0, 0, 0])
-            row[0] += s.get("played", 1)
-            row[1] += int(s["won"])
-            row[2] += s["xp"]
+            row[0] += sign * s.get("played", 1)
+            row[1] += sign * int(s["won"])
+            row[2] += sign * s["xp"]
     return [dict(zip(TOTALS_KEY, k, strict=True)) | {"played": p, "wins": w, "xp": x}
             for k, (p, w, x) in gained.items()]
 
@@ -130,11 +133,20 @@ class ChipMove:
 
 
 @dataclass
+class Annulment:
+    """Staff annulled a match: where its chips go back, in stream order among the other moves."""
+
+    table_id: str
+    match_no: int
+    at: datetime
+
+
+@dataclass
 class Standings:
     """What one transaction's batches do to the rankings and the chips, gathered as they are folded."""
 
     seats: list[dict[str, Any]] = field(default_factory=list)
-    moves: list[ChipMove] = field(default_factory=list)
+    moves: list[ChipMove | Annulment] = field(default_factory=list)
     penalties: list[tuple[str, int, int]] = field(default_factory=list)  # table, match, seat
 
     def observe(self, t: domain.Table, batch: events_pb2.EventBatch, was_over: bool, when: datetime) -> None:
@@ -152,6 +164,8 @@ class Standings:
                                for s in seats if s["chips"] + t.match_stake]
         if "leaver_penalised" in bodies:
             self.penalties.append((t.table_id, t.match_no, t.ended_by))
+        self.moves += [Annulment(t.table_id, ev.match_annulled.match_no, when)
+                       for ev in batch.events if ev.WhichOneof("body") == "match_annulled"]
 
     async def write(self, conn: AsyncConnection, tz: ZoneInfo) -> None:
         if self.seats:
@@ -159,8 +173,11 @@ class Standings:
             await add_to_totals(conn, total_rows(self.seats, tz))
         for table_id, match_no, seat in self.penalties:
             await _penalise(conn, table_id, match_no, seat, tz)
-        if self.moves:
-            await _move_chips(conn, self.moves, tz)
+        moves: list[ChipMove] = []
+        for m in self.moves:  # an annulment's moves where it stands in the stream
+            moves += await _annul(conn, m, tz) if isinstance(m, Annulment) else [m]
+        if moves:
+            await _move_chips(conn, moves, tz)
 
 
 async def record(conn: AsyncConnection, seats: Sequence[dict[str, Any]], tz: ZoneInfo) -> None:
@@ -172,11 +189,26 @@ async def _penalise(conn: AsyncConnection, table_id: str, match_no: int, seat: i
     """The one who left loses the penalty's XP, in the periods of the match's end."""
     where = (seats_played.c.table_id == table_id, seats_played.c.match_no == match_no, seats_played.c.seat == seat)
     row = (await conn.execute(select(seats_played).where(*where))).first()
-    if row is None:
+    if row is None or row.annulled:
         return
     await conn.execute(seats_played.update().where(*where).values(xp=seats_played.c.xp - XP_PENALTY))
     penalty = dict(row._mapping) | {"played": 0, "won": False, "xp": -XP_PENALTY, "ended_at": utc(row.ended_at)}
     await add_to_totals(conn, total_rows([penalty], tz))
+
+
+async def _annul(conn: AsyncConnection, a: Annulment, tz: ZoneInfo) -> list[ChipMove]:
+    """Take an annulled match out of the totals (in the periods of its end) and mark its seats; the chip
+    moves that give each seat its net chips back (``annul``)."""
+    where = (seats_played.c.table_id == a.table_id, seats_played.c.match_no == a.match_no,
+             seats_played.c.annulled.is_(False))
+    rows = [dict(r._mapping) | {"ended_at": utc(r.ended_at)}
+            for r in (await conn.execute(select(seats_played).where(*where))).all()]
+    if not rows:
+        return []
+    await add_to_totals(conn, total_rows(rows, tz, sign=-1))
+    await conn.execute(seats_played.update().where(*where).values(annulled=True))
+    return [ChipMove(r["identity"], a.table_id, a.match_no, "annul", -r["chips"], a.at)
+            for r in rows if r["chips"] and not r["bot"]]
 
 
 async def _move_chips(conn: AsyncConnection, moves: list[ChipMove], tz: ZoneInfo) -> None:

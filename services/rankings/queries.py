@@ -101,6 +101,7 @@ async def history(conn: AsyncConnection, identity: str, size: int = HISTORY) -> 
                 {"seat": o.seat, "name": o.name, "bot": o.bot, "won": o.won})
     return [{"table_id": m.table_id, "match_no": m.match_no, "ruleset": m.ruleset, "category": m.category,
              "seat": m.seat, "won": m.won, "left": m.left, "end_reason": m.end_reason, "xp": m.xp, "chips": m.chips,
+             "annulled": m.annulled,  # by staff (docs/disputes.md): in no total
              "ended_at": utc(m.ended_at).isoformat(), "players": people.get((m.table_id, m.match_no), [])}
             for m in mine]
 

@@ -14,6 +14,7 @@ TABLE_EVENTS = "tables.*"  # the TABLES stream: one subject per table
 LIVE_TABLES = "live.tables.{{wildcard(1)}}"  # where the TABLES stream republishes what it stored
 CHAT_LINES = "chat.*"  # the CHAT stream: one subject per table
 ACCOUNT_EVENTS = "accounts.*"  # the ACCOUNTS stream: one subject per account
+DISPUTE_EVENTS = "disputes.*"  # the DISPUTES stream: one subject per dispute (docs/disputes.md)
 
 
 def commands(kind: str) -> str:
@@ -48,6 +49,10 @@ def chat_lines(table_id: str) -> str:
 
 def account_events(account_id: str) -> str:
     return f"accounts.{account_id}"
+
+
+def dispute_events(dispute_id: str) -> str:
+    return f"disputes.{dispute_id}"
 
 
 def table_of(subject: str) -> str:

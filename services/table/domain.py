@@ -84,6 +84,7 @@ class Table:
     rematch_closed: bool = False
     auto: set[int] = field(default_factory=set)  # seats in automatic mode: the system plays their turns at once
     timed_out: set[int] = field(default_factory=set)  # seats whose last turn the timer played (twice: automatic)
+    annulled: set[int] = field(default_factory=set)  # matches staff annulled, upholding a dispute (docs/disputes.md)
     seq: int = 0
     head: bytes | None = None  # the SHA-256 of the last stored batch folded in, when its bytes were read
     commands: OrderedDict[str, int] = field(default_factory=OrderedDict)
@@ -163,6 +164,8 @@ async def decide(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[ev
         return [envelope(cmd, ctx.now, match_ended=table_pb2.MatchEnded(reason="expired", by_seat=-1))]
     if kind in _CLOCK:
         return await _CLOCK[kind](t, cmd, ctx)
+    if kind == "annul":  # staff, who need no seat (docs/disputes.md)
+        return _annul(t, cmd, ctx)
     seat = t.seat_of(cmd.actor)
     if seat < 0 and not (cmd.actor == t.creator and kind in _CREATOR_ONLY):
         raise Refused("not_seated", "only the players seated at this table may do that")
@@ -417,7 +420,7 @@ async def _penalise(t: Table, cmd: table_pb2.TableCommand, ctx: Context, seat: i
         raise Refused("no_penalty", "only the one who left a competitive match may be penalised")
     if seat == t.ended_by:
         raise Refused("no_penalty", "the one who left does not vote")
-    if t.penalised or seat in t.penalty_votes:
+    if t.penalised or seat in t.penalty_votes or t.match_no in t.annulled:
         raise Refused("no_penalty", "this vote is over")
     vote = envelope(cmd, ctx.now, penalty_voted=table_pb2.PenaltyVoted(seat=seat, penalise=cmd.penalise.penalise))
     others = [i for i, p in enumerate(t.players) if i != t.ended_by and not p.bot]
@@ -425,6 +428,21 @@ async def _penalise(t: Table, cmd: table_pb2.TableCommand, ctx: Context, seat: i
     if 2 * yes > len(others):
         return [vote, envelope(cmd, ctx.now, leaver_penalised=table_pb2.LeaverPenalised(seat=t.ended_by))]
     return [vote]
+
+
+def _annul(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[events_pb2.Event]:
+    """Staff upholding a dispute annul a finished match (the gateway vouches for ``actor_staff``)."""
+    if not cmd.actor_staff:
+        raise Refused("not_staff", "only staff annul a match")
+    n = cmd.annul.match_no
+    if not 1 <= n <= t.match_no:
+        raise Refused("bad_match", f"this table has no match {n}")
+    if n == t.match_no and t.status == Status.PLAYING:
+        raise Refused("match_in_play", "a match is annulled once it has ended")
+    if n in t.annulled:
+        raise Refused("annulled", "this match is annulled already")
+    annulled = table_pb2.MatchAnnulled(match_no=n, dispute_id=cmd.annul.dispute_id)
+    return [envelope(cmd, ctx.now, match_annulled=annulled)]
 
 
 _CLOCK = {"turn_timeout": _turn_timeout, "notice_absence": _notice_absence}
@@ -533,12 +551,17 @@ def _auto_mode_changed(t: Table, ev: events_pb2.Event) -> None:
     t.timed_out.discard(a.seat)  # timeouts are counted afresh
 
 
+def _match_annulled(t: Table, ev: events_pb2.Event) -> None:
+    t.annulled.add(ev.match_annulled.match_no)
+
+
 _EVOLVE: dict[str, Callable[[Table, events_pb2.Event], None]] = {
     "table_created": _created, "player_joined": _joined, "player_left": _left, "match_started": _match_started,
     "round_dealt": _round_dealt, "action_taken": _action_taken, "match_ended": _match_ended,
     "rematch_voted": _rematch_voted, "absence_noticed": _absence_noticed, "penalty_voted": _penalty_voted,
     "leaver_penalised": _leaver_penalised, "rematch_closed": _rematch_closed,
     "turn_timed_out": _turn_timed_out, "auto_mode_changed": _auto_mode_changed, "seat_moved": _seat_moved,
+    "match_annulled": _match_annulled,
 }
 """What each kind of event does to a table."""
 
@@ -559,7 +582,8 @@ def evolve(t: Table, seq: int, ev: events_pb2.Event) -> None:
 
 
 # the clock's notes, and the votes after a match, keep the clocks running
-_NOT_MOVES = frozenset({"absence_noticed", "rematch_closed", "penalty_voted", "leaver_penalised"})
+_NOT_MOVES = frozenset({"absence_noticed", "rematch_closed", "penalty_voted", "leaver_penalised",
+                        "match_annulled"})  # staff annulling a match (docs/disputes.md)
 
 
 def _dealt(match: State, d: events_pb2.RoundDealt) -> RoundDealt:

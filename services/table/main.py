@@ -10,6 +10,8 @@ import logging
 
 from services.accounts.projector import AccountsProjector
 from services.accounts.store import AccountStore
+from services.disputes.projector import DisputesProjector
+from services.disputes.store import DisputeStore
 from services.rankings.periods import zone
 from services.runtime import tracing
 from services.runtime.lifecycle import connect, run_until_stopped, setup_logging
@@ -47,6 +49,7 @@ async def run_projector(cfg: Settings, rebuild: bool = False) -> None:
     js = nc.jetstream()
     await EventStore(js, replicas=cfg.stream_replicas).ensure_stream()
     await AccountStore(js, replicas=cfg.stream_replicas).ensure_stream()
+    await DisputeStore(js, replicas=cfg.stream_replicas).ensure_stream()
     db = engine(cfg.database_url)
     await migrate(cfg.database_url)
     if rebuild:
@@ -55,11 +58,13 @@ async def run_projector(cfg: Settings, rebuild: bool = False) -> None:
     log.info("projector running (nats %s, database %s)", cfg.nats_url, db.url.render_as_string(hide_password=True))
     try:
         projector, accounts = Projector(js, db, tz=zone(cfg.time_zone)), AccountsProjector(js, db)
+        disputes = DisputesProjector(js, db)  # docs/disputes.md
 
         async def both() -> None:
-            await asyncio.gather(projector.run(), accounts.run())
+            await asyncio.gather(projector.run(), accounts.run(), disputes.run())
 
-        await run_until_stopped(both(), nc, cfg.health_port, lambda: projector.writing and accounts.writing)
+        await run_until_stopped(both(), nc, cfg.health_port,
+                                lambda: projector.writing and accounts.writing and disputes.writing)
     finally:
         await db.dispose()
         log.info("projector stopped")

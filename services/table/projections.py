@@ -69,6 +69,7 @@ results = Table(
     Column("winners", JSON, nullable=False),
     Column("ended_by", String(16), nullable=False),
     Column("ended_at", DateTime(timezone=True), nullable=False),
+    Column("annulled", Boolean, nullable=False, default=False),  # by staff, upholding a dispute (docs/disputes.md)
 )
 
 invitations = Table(
@@ -182,9 +183,16 @@ async def _seated(conn: AsyncConnection, t: domain.Table, when: datetime) -> Non
         await conn.execute(seats.insert(), people)
 
 
+async def _annulled(conn: AsyncConnection, t: domain.Table, when: datetime) -> None:
+    """Staff annulled a match (docs/disputes.md): its result stays, marked (the rankings take it out)."""
+    await conn.execute(results.update().where(results.c.table_id == t.table_id, results.c.match_no.in_(t.annulled))
+                       .values(annulled=True))
+
+
 _ON_EVENT: dict[str, Callable[[AsyncConnection, domain.Table, datetime], Awaitable[None]]] = {
     "table_created": _created, "player_joined": _seated, "player_left": _seated,
     "seat_moved": _seated,  # teams: the creator moved players before the start
+    "match_annulled": _annulled,
 }
 """The rows each kind of event writes (beyond the directory row every batch updates)."""
 

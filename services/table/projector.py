@@ -18,6 +18,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from maumau.v1 import events_pb2
 from services.accounts.projections import DURABLE as ACCOUNTS_DURABLE
 from services.accounts.store import STREAM as ACCOUNTS_STREAM
+from services.disputes.projections import DURABLE as DISPUTES_DURABLE
+from services.disputes.store import STREAM as DISPUTES_STREAM
 from services.rankings.periods import zone
 from services.rankings.projection import Standings
 from services.runtime.consuming import consume
@@ -120,11 +122,12 @@ class Projector(Patient):
 
 
 async def reset(engine: AsyncEngine, url: str, js: JetStreamContext) -> None:
-    """Drop the projections (tables, accounts) and their consumers: the next run rebuilds them from the streams."""
+    """Drop the projections (tables, accounts, disputes) and their consumers: the next run rebuilds them."""
     async with engine.begin() as conn:
         await conn.run_sync(lambda c: metadata.drop_all(c, checkfirst=True))  # every projection: all are rebuilt
         await conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
-    for stream, durable in ((STREAM, DURABLE), (ACCOUNTS_STREAM, ACCOUNTS_DURABLE)):
+    consumers = ((STREAM, DURABLE), (ACCOUNTS_STREAM, ACCOUNTS_DURABLE), (DISPUTES_STREAM, DISPUTES_DURABLE))
+    for stream, durable in consumers:
         try:
             await js.delete_consumer(stream, durable)
         except Exception as e:

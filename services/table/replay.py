@@ -118,6 +118,7 @@ _WORDS: dict[str, Callable[[dict[str, Any], Callable[[int], str]], str]] = {
     "RematchVoted": lambda e, name: f"{name(e['seat'])} {'wants' if e['accept'] else 'declines'} a rematch",
     "AbsenceNoticed": lambda e, name: f"{name(e['seat'])} is keeping the table waiting",
     "RematchClosed": lambda e, _: "the time for a rematch is over",
+    "MatchAnnulled": lambda e, _: f"match {e['match_no']} annulled by staff",
 }
 """How each kind of event reads, from what a viewer sees of it."""
 
