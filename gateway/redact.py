@@ -12,7 +12,7 @@ from typing import Any
 
 from maumau.v1 import events_pb2
 from services.rules.views import view
-from services.table.domain import Table
+from services.table.domain import Status, Table
 
 
 def table_info(t: Table, identity: str, seat: int | None = None) -> dict[str, Any]:
@@ -27,10 +27,22 @@ def table_info(t: Table, identity: str, seat: int | None = None) -> dict[str, An
         "rematch": sorted(t.rematch), "rematch_closed": t.rematch_closed,
         "auto": sorted(t.auto),
         "partners": _partners(t),
+        # competitive tables (docs/rankings.md): the stake per seat, what this match is played for, the vote
+        "stake": t.stake, "match_stake": t.match_stake, "penalty": _penalty(t),
     }
     if seat >= 0 or t.creator == identity:
         info["invitation"] = t.invitation
     return info
+
+
+def _penalty(t: Table) -> dict[str, Any] | None:
+    """After a competitive match given up or ended by an absence: who may vote to penalise the one who left
+    (``leaver``), their votes so far, and whether the penalty was given; None when there is nothing to vote."""
+    if t.status != Status.ENDED or not t.match_stake or t.end_reason not in ("gave_up", "absence") or t.ended_by < 0:
+        return None
+    return {"leaver": t.ended_by, "penalised": t.penalised,
+            "voters": [i for i, p in enumerate(t.players) if i != t.ended_by and not p.bot],
+            "votes": [{"seat": s, "penalise": v} for s, v in sorted(t.penalty_votes.items())]}
 
 
 def _partners(t: Table) -> list[list[int]] | None:
@@ -109,6 +121,9 @@ _REDACT: dict[str, Callable[[events_pb2.Event, int | None], dict[str, Any]]] = {
     "turn_timed_out": lambda ev, _: {"seat": ev.turn_timed_out.seat},
     "seat_moved": lambda ev, _: {"seat": ev.seat_moved.seat, "to": ev.seat_moved.to},
     "match_annulled": lambda ev, _: {"match_no": ev.match_annulled.match_no},  # staff upheld a dispute
+    # the vote after a competitive match given up or ended by an absence (docs/rankings.md)
+    "penalty_voted": lambda ev, _: {"seat": ev.penalty_voted.seat, "penalise": ev.penalty_voted.penalise},
+    "leaver_penalised": lambda ev, _: {"seat": ev.leaver_penalised.seat},
     "auto_mode_changed": lambda ev, _: {"seat": ev.auto_mode_changed.seat, "on": ev.auto_mode_changed.on,
                                         "reason": ev.auto_mode_changed.reason},
 }

@@ -116,7 +116,9 @@ export const api = {
     } catch { /* the name also travels with every request */ }
     return s;
   },
-  createTable: (ruleset, options, seats, watch = false) => http('POST', '/api/tables', { ruleset, options, seats, watch }),
+  /** `more`: the table's other choices, e.g. `{open: true}` (listed: anyone may sit without the invitation). */
+  createTable: (ruleset, options, seats, watch = false, more = {}) =>
+    http('POST', '/api/tables', { ruleset, options, seats, watch, ...more }),
   table: (id) => http('GET', `/api/tables/${encodeURIComponent(id)}`),
   join: (id, invitation) => http('POST', `/api/tables/${encodeURIComponent(id)}/join`, { invitation }),
   bots: (id, level = '') => http('POST', `/api/tables/${encodeURIComponent(id)}/bots`, { level }),
@@ -149,8 +151,8 @@ export const api = {
   },
   rulesets: () => http('GET', '/api/rulesets'),
   // the rankings and the profiles (public), the account's own settings
-  rankings: ({ ruleset, category, period, page = 0 }) =>
-    http('GET', `/api/rankings?${new URLSearchParams({ ruleset, category, period, page: String(page) })}`),
+  rankings: ({ ruleset, category, period, page = 0, by = 'wins' }) => // by: 'wins' or 'xp' (⚔ competitive tables)
+    http('GET', `/api/rankings?${new URLSearchParams({ ruleset, category, period, by, page: String(page) })}`),
   player: (name) => http('GET', `/api/players/${encodeURIComponent(name)}`),
   /** Change the account's name, avatar or password ({password, old_password}): what it is now. */
   async updateMe(changes) {

@@ -5,6 +5,9 @@ import { api } from './api.js';
 import { cleanOptions, control, optionDefault, optionGroups, rulesetLabel, rulesetOf, valueText } from './catalog.js';
 import { h, mount } from './dom.js';
 import { errorText, getLang, pick, setLang, t, timeAgo } from './i18n.js';
+// competitive tables (⚔): the create form's own block
+import { stakeOf } from './competitive.js';
+import { competitiveFieldset } from './competitiveui.js';
 
 export function parseTableLink(text) {
   try {
@@ -143,7 +146,9 @@ export function createHome(ctx) {
       if (form.busy) return;
       form.busy = true;
       try {
-        const res = await api.createTable(form.ruleset, cleanOptions(rs, form.values), form.seats, form.watch);
+        const stake = stakeOf(form); // ⚔ chips per seat (0: not competitive)
+        const res = await api.createTable(form.ruleset, cleanOptions(rs, form.values), form.seats, form.watch,
+          stake ? { stake } : {});
         ctx.navigate(res.link || `/m/${res.table_id}?c=${res.invitation}`);
       } catch (err) {
         ctx.toast(errorText(err.code), 'error');
@@ -178,6 +183,7 @@ export function createHome(ctx) {
           h('input', { type: 'checkbox', testid: 'opt-watch', checked: form.watch,
             onchange: (e) => { form.watch = e.target.checked; } }),
           h('span', {}, t('create.watch')))),
+      competitiveFieldset(ctx, form, render), // ⚔ Mesa competitiva and its stake
       h('div', { class: 'row' },
         h('button', { class: 'btn btn-primary btn-big', type: 'submit', testid: 'btn-create' }, t('create.submit'))));
   }

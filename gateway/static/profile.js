@@ -10,6 +10,8 @@ import { h, keepFocus, mount } from './dom.js';
 import { errorText, getLang, t, timeAgo } from './i18n.js';
 import { categoryBadge } from './rankingpage.js';
 import { matchSummary, percent, profilePath, sameName, sinceText } from './rankings.js';
+// ⚔ competitive tables: the chips (fichas), the XP per ruleset, each match's XP and chips
+import { chipsText, signed, xpText } from './competitive.js';
 
 export function createProfileScreen(ctx, name) {
   const el = h('div', { class: 'profile-page', testid: 'profile-page' });
@@ -49,13 +51,15 @@ export function createProfileScreen(ctx, name) {
           ['profile.ruleset', 'profile.category', 'profile.played', 'profile.wins'].map((k) => h('th', { scope: 'col' }, t(k))),
           h('th', { scope: 'col', 'aria-label': t('profile.win_rate') }, // "%" when a phone has no room for the word
             h('span', { class: 'th-long', 'aria-hidden': 'true' }, t('profile.win_rate')),
-            h('span', { class: 'th-short', 'aria-hidden': 'true' }, '%')))),
+            h('span', { class: 'th-short', 'aria-hidden': 'true' }, '%')),
+          h('th', { scope: 'col', title: t('profile.xp_hint') }, 'XP'))),
         h('tbody', {}, rows.map((r) => h('tr', { testid: `stats-${r.ruleset}-${r.category}` },
           h('th', { scope: 'row' }, rulesetLabel(ctx.catalog, r.ruleset)),
           h('td', {}, categoryBadge(r.category)),
           h('td', { class: 'num', testid: 'stats-played' }, String(r.played)),
           h('td', { class: 'num', testid: 'stats-wins' }, String(r.wins)),
-          h('td', { class: 'num', testid: 'stats-rate' }, percent(r.win_rate, getLang())))))))
+          h('td', { class: 'num', testid: 'stats-rate' }, percent(r.win_rate, getLang())),
+          h('td', { class: `num${r.xp < 0 ? ' xp-neg' : ''}`, testid: 'stats-xp' }, signed(r.xp || 0, getLang())))))))
         : h('p', { class: 'muted' }, t('profile.stats_none')));
   }
 
@@ -75,6 +79,9 @@ export function createProfileScreen(ctx, name) {
           categoryBadge(m.category),
           h('span', { class: 'history-opponents', testid: 'history-opponents' }, s.opponents),
           h('span', { class: 'muted history-end', testid: 'history-end' }, s.ended),
+          m.xp ? h('span', { class: `history-xp${m.xp < 0 ? ' xp-neg' : ''}`, testid: 'history-xp' }, xpText(m.xp, getLang())) : null,
+          m.chips ? h('span', { class: `history-chips${m.chips < 0 ? ' xp-neg' : ''}`, testid: 'history-chips' },
+            t('profile.chips_change', { s: signed(m.chips, getLang()), n: Math.abs(m.chips) })) : null,
           h('span', { class: 'muted history-time' }, timeAgo(m.ended_at))));
       })) : h('p', { class: 'muted' }, t('profile.history_none')));
   }
@@ -223,7 +230,9 @@ export function createProfileScreen(ctx, name) {
         h('div', {},
           mine ? h('p', { class: 'profile-mine' }, t('profile.link')) : null,
           h('h1', { testid: 'profile-name-title' }, data.name),
-          h('p', { class: 'muted', testid: 'profile-since' }, sinceText(data.since, getLang())))),
+          h('p', { class: 'muted', testid: 'profile-since' }, sinceText(data.since, getLang())),
+          Number.isInteger(data.chips) ? h('p', { class: 'profile-chips', testid: 'profile-chips', title: t('profile.chips_hint') },
+            h('span', { 'aria-hidden': 'true' }, '🪙 '), chipsText(data.chips, getLang())) : null)),
       h('div', { class: 'profile-grid' },
         h('div', { class: 'profile-main' }, stats(), historyList()),
         mine ? settings() : null));

@@ -8,6 +8,9 @@ import { rulesetLabel } from './catalog.js';
 import { h, mount } from './dom.js';
 import { errorText, getLang, t } from './i18n.js';
 import { CATEGORIES, categoryMark, parseRankingSearch, PERIODS, periodCaption, profilePath, rankingPath, sameName } from './rankings.js';
+// the XP ranking (⚔ competitive tables): "Vitórias / XP", `&por=xp` in the address
+import { xpText } from './competitive.js';
+import { parseRankingBy, SCORES } from './rankings.js';
 
 /** A row of tabs, each a link to another ranking (the one shown marked `aria-current`). */
 function tabs(label, testid, items) {
@@ -29,6 +32,7 @@ export function categoryBadge(category, attrs = {}) {
 export function createRankingScreen(ctx) {
   const el = h('div', { class: 'ranking-page', testid: 'ranking-page' });
   const q = parseRankingSearch(location.search, ctx.catalog.rulesets.map((r) => r.name));
+  q.by = parseRankingBy(location.search); // wins or xp
   const canonical = rankingPath(q);
   if (location.pathname + location.search !== canonical) history.replaceState(null, '', canonical);
   let data = { loading: true, rows: [], more: false, page: 0, key: '', error: '' };
@@ -59,7 +63,8 @@ export function createRankingScreen(ctx) {
     avatarEl(r.avatar, r.name, 'sm'),
     h('a', { class: 'rank-name', href: profilePath(r.name), 'data-link': true, testid: 'ranking-name' }, r.name),
     mine ? h('span', { class: 'tag tag-me' }, t('ranking.you')) : null,
-    h('span', { class: 'rank-wins', testid: 'ranking-wins' }, t('ranking.wins_n', { n: r.wins })));
+    q.by === 'xp' ? h('span', { class: `rank-wins rank-xp${r.xp < 0 ? ' rank-xp-neg' : ''}`, testid: 'ranking-xp' }, xpText(r.xp, getLang()))
+      : h('span', { class: 'rank-wins', testid: 'ranking-wins' }, t('ranking.wins_n', { n: r.wins })));
   }
 
   function body() {
@@ -71,7 +76,7 @@ export function createRankingScreen(ctx) {
     if (data.loading && !data.rows.length) return h('p', { class: 'muted', role: 'status' }, t('loading'));
     if (!data.rows.length) {
       return h('div', { class: 'rank-empty', testid: 'ranking-empty' },
-        h('p', {}, t('ranking.empty')),
+        h('p', {}, t(q.by === 'xp' ? 'ranking.empty_xp' : 'ranking.empty')),
         q.period !== 'all' ? h('a', { class: 'btn btn-small', href: rankingPath({ ...q, period: 'all' }), 'data-link': true },
           t('ranking.see_all')) : null);
     }
@@ -93,7 +98,9 @@ export function createRankingScreen(ctx) {
       h('section', { class: 'panel rank-panel' },
         h('div', { class: 'rank-head' },
           h('h1', {}, t('ranking.title')),
-          h('p', { class: 'muted rank-intro' }, t('ranking.intro'))),
+          h('p', { class: 'muted rank-intro' }, t(q.by === 'xp' ? 'ranking.intro_xp' : 'ranking.intro'))),
+        tabs(t('ranking.scores'), 'ranking-by', SCORES.map((b) => ({
+          key: b, text: t(`ranking.by.${b}`), path: rankingPath({ ...q, by: b }), current: b === q.by }))),
         tabs(t('ranking.rulesets'), 'ranking-ruleset', ctx.catalog.rulesets.map(({ name }) => ({
           key: name, text: rulesetLabel(ctx.catalog, name), path: rankingPath({ ...q, ruleset: name }), current: name === q.ruleset }))),
         tabs(t('ranking.categories'), 'ranking-category', CATEGORIES.map((c) => {

@@ -22,10 +22,20 @@ export function parseRankingSearch(search, rulesetIds) {
   };
 }
 
-/** The address of a ranking. */
-export function rankingPath({ ruleset, category, period }) {
+/** The address of a ranking (`by` 'xp': the XP ranking, `&por=xp`; wins need no word). */
+export function rankingPath({ ruleset, category, period, by = 'wins' }) {
   const q = new URLSearchParams({ regra: ruleset, modo: CATEGORY_WORD[category], periodo: PERIOD_WORD[period] });
+  if (by === 'xp') q.set('por', 'xp');
   return `/ranking?${q}`;
+}
+
+// what a ranking counts: wins (seed 004) or the XP of competitive tables (seed 002, ⚔)
+export const SCORES = ['wins', 'xp'];
+const SCORE_WORD = { wins: 'vitorias', xp: 'xp' };
+
+/** What a ranking address counts: 'wins' (the default) or 'xp' (`por=xp`). */
+export function parseRankingBy(search) {
+  return fromWord(SCORE_WORD, new URLSearchParams(search).get('por')) || 'wins';
 }
 
 /** The address of a player's profile. */

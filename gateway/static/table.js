@@ -172,6 +172,7 @@ export function createTableScreen(ctx, tableId, invitation) {
 
   async function join() {
     const ack = await send({ join: { invitation } });
+    if (ack && !ack.ok && ['account_needed', 'not_enough_chips'].includes(ack.code)) set({ seatRefused: ack.code }); // ⚔
     if (ack && ack.ok && ack.seat === -1) {
       ctx.toast(t('join.full'), 'info');
       set({ joinDismissed: true });
@@ -195,6 +196,7 @@ export function createTableScreen(ctx, tableId, invitation) {
       design: ctx.design, setDesign: ctx.setDesign, tableId, invitation,
       nameOf: (seat) => (seat === me ? t('you') : st.info?.players?.[seat]?.name ?? t('seat', { n: seat })),
       set, remember: update, act, send, join, onCard, onChoose, cardEl, toast: ctx.toast, offerAccount: ctx.offerAccount,
+      openAccount: ctx.openAccount, // a seat at a competitive table (⚔) needs an account
       focus: (testid) => el.querySelector(`[data-testid="${testid}"]`)?.focus(),
     };
   }

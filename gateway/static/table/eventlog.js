@@ -101,6 +101,13 @@ export function describeEvent(ev, { me, names, ruleset, view }) {
       line([{ k: key, v: { name: ev.seat === me ? null : names[ev.seat], nameYou: ev.seat === me } }], ev.on ? 'warn' : '');
       break;
     }
+    // ⚔ the vote on the one who left a competitive match (docs/rankings.md)
+    case 'PenaltyVoted':
+      line([{ k: ev.penalise ? 'log.penalty_yes' : 'log.penalty_no', v: { name: ev.seat === me ? null : names[ev.seat], nameYou: ev.seat === me } }]);
+      break;
+    case 'LeaverPenalised':
+      line([{ k: ev.seat === me ? 'log.penalised_you' : 'log.penalised', v: { name: names[ev.seat] ?? '' } }], 'warn');
+      break;
     default: break;
   }
   return out;

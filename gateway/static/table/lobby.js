@@ -4,6 +4,7 @@ import { copyText, h } from '../dom.js';
 import { t } from '../i18n.js';
 import { renderTableRules } from './rules.js';
 import { moveControl, renderTeams, teamTag } from './teams.js';
+import { stakeNote } from '../competitiveui.js';
 
 function seatList(p) {
   const { info } = p.st;
@@ -54,16 +55,17 @@ function creatorActions(p) {
   return h('div', { class: 'lobby-actions' },
     h('label', { class: 'opt opt-field', for: 'bot-level' }, h('span', { class: 'opt-name' }, t('lobby.bot_level')), level),
     h('div', { class: 'row' },
-      h('button', { class: 'btn', type: 'button', testid: 'btn-bots', 'data-focus': 'bots', disabled: full,
+      h('button', { class: 'btn', type: 'button', testid: 'btn-bots', 'data-focus': 'bots', disabled: full || info.stake > 0,
         onclick: () => p.send({ fill_bots: { level: level.value } }) }, t('lobby.bots')),
       h('button', { class: 'btn btn-primary btn-big', type: 'button', testid: 'btn-start', 'data-focus': 'start', disabled: !enough,
         onclick: () => p.send({ start: {} }) }, t('lobby.start'))),
-    enough ? null : h('p', { class: 'muted' }, t('lobby.need_players', { n: min })));
+    enough ? null : h('p', { class: 'muted' }, t('lobby.need_players', { n: min })),
+    info.stake > 0 ? h('p', { class: 'muted', testid: 'stake-no-bots' }, t('stake.no_bots')) : null); // ⚔ people only
 }
 
 export function renderLobby(p) {
   const { info } = p.st;
-  const parts = [h('h2', {}, t('lobby.title')), seatList(p), renderTeams(p)];
+  const parts = [h('h2', {}, t('lobby.title')), stakeNote(info), seatList(p), renderTeams(p)]; // ⚔: what a seat costs
   if (info.invitation) parts.push(invite(p, info.invitation));
   if (info.status === 'lobby') {
     if (info.creator) {

@@ -3,6 +3,7 @@
 
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
+import { refusedSeat, stakeJoinLine } from '../competitiveui.js';
 
 export function renderNotices(p) {
   const { info, view, joinDismissed } = p.st;
@@ -11,9 +12,10 @@ export function renderNotices(p) {
   if (!p.seated) {
     const canSit = p.invitation && free && !joinDismissed && (info.status === 'lobby'
       || (info.status === 'playing' && info.ruleset === 'candeias' && view?.round_over));
+    if (canSit && p.st.seatRefused) items.push(refusedSeat(p, p.st.seatRefused)); // ⚔ an account, chips
     if (canSit) {
       items.push(h('div', { class: 'notice notice-join', testid: 'join-offer' },
-        h('p', {}, t('join.offer')),
+        h('p', {}, t('join.offer')), stakeJoinLine(info), // ⚔ what the seat costs, and who may take it
         h('div', { class: 'row' },
           h('button', { class: 'btn btn-primary', type: 'button', testid: 'btn-join', 'data-focus': 'join', onclick: p.join }, t('join.sit')),
           h('button', { class: 'btn btn-ghost', type: 'button', testid: 'btn-watch', onclick: () => p.set({ joinDismissed: true }) }, t('join.watch')))));

@@ -4,6 +4,7 @@
 import { cardPoints, cardSVG, parseCard } from '../cards.js';
 import { h } from '../dom.js';
 import { cardLabel, listNames, t } from '../i18n.js';
+import { matchStakeLine, renderPenaltyVote } from '../competitiveui.js';
 
 const TITLE_ID = 'review-title';
 
@@ -77,6 +78,7 @@ function matchParts(p) {
     parts.push(h('p', { class: 'match-winner', testid: 'match-winner' }, winners.includes(p.me) && winners.length === 1
       ? t('match.you_won') : t('match.winner', { names: listNames(winners.map(p.nameOf)), n: winners.length })));
   }
+  parts.push(matchStakeLine(p), renderPenaltyVote(p)); // ⚔ the pot, and "Penalizar quem saiu?"
   if (info.status === 'over') parts.push(...rematch(p));
   if (p.seated) parts.push(p.offerAccount()); // a guest's tables are kept only on this device: offer to keep them
   parts.push(h('a', { href: '/', 'data-link': true, class: 'btn btn-ghost btn-small' }, t('match.home')));
