@@ -180,6 +180,7 @@ def make_app(cfg: Settings, origins: frozenset[str]) -> web.Application:
     rankings_api.setup(app)
     disputes_api.setup(app, cfg.stream_replicas)  # docs/disputes.md
     app.router.add_get("/staff", index)  # the staff's desk (the client asks /api/me whether it is staff)
+    app.router.add_get("/relatos", index)  # "Meus relatos": what one reported, and the staff's answers
     quickmatch_api.setup(app, cfg)
     app.add_routes([*routes(), web.get("/ws", websocket), web.get("/healthz", healthz), web.get("/readyz", readyz),
                     web.get("/", index), web.get("/m/{table_id}", index), web.get("/aprenda", learn),

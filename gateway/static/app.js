@@ -15,6 +15,8 @@ import { openTutorial } from './tutorial.js';
 import { createProfileScreen } from './profile.js';
 import { createRankingScreen } from './rankingpage.js';
 import { parseProfilePath } from './rankings.js';
+// disputes: "Meus relatos" (/relatos) and the staff's desk (/staff)
+import { createMyReportsScreen, createStaffScreen } from './disputes.js';
 
 const DESIGN_KEY = 'mm.deck';
 
@@ -126,6 +128,8 @@ function parseRoute() {
   const m = /^\/m\/([A-Za-z0-9-]{1,64})\/?$/.exec(location.pathname);
   if (m) return { name: 'table', tableId: m[1], invitation: new URLSearchParams(location.search).get('c') || '' };
   if (/^\/ranking\/?$/.test(location.pathname)) return { name: 'ranking' };
+  if (/^\/staff\/?$/.test(location.pathname)) return { name: 'staff', dispute: new URLSearchParams(location.search).get('relato') || '' };
+  if (/^\/relatos\/?$/.test(location.pathname)) return { name: 'reports' };
   const player = parseProfilePath(location.pathname);
   if (player) return { name: 'profile', player };
   return { name: 'home' };
@@ -143,6 +147,10 @@ function route() {
     screen = createRankingScreen(ctx);
   } else if (r.name === 'profile') {
     screen = createProfileScreen(ctx, r.player);
+  } else if (r.name === 'staff') {
+    screen = createStaffScreen(ctx, r.dispute);
+  } else if (r.name === 'reports') {
+    screen = createMyReportsScreen(ctx);
   } else {
     if (location.pathname !== '/') history.replaceState(null, '', '/');
     helpRuleset = 'classic32';

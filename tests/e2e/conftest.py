@@ -32,6 +32,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-sync", "--no-first-run", "--disable-quic"]
 PLATFORM_ENV = {"MAUMAU_BOT_THINK_SECONDS": "0.2", "MAUMAU_BOT_BUDGET_MS": "20"}
 PLATFORM_UNSET = ("NATS_URL", "DATABASE_URL", "MAUMAU_GATEWAY_PORT")
+ADDRESSES: dict[str, str] = {}  # the running platform's (nats_url, …): for tools a test runs, e.g. `maumau staff`
 
 
 @pytest_asyncio.fixture(scope="package", loop_scope="session")
@@ -50,6 +51,7 @@ async def gateway_url(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator
                     os.environ.pop(k, None)
                 else:
                     os.environ[k] = v
+        ADDRESSES.update(addresses)
         yield addresses["gateway_url"]
 
 

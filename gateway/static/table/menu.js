@@ -1,9 +1,11 @@
 // The pause menu during a match (seed 000): SAIR DO JOGO (giving up, after a confirmation), the
-// rules of this table, the deck design, sound on/off and the language. The match goes on while
+// rules of this table, the deck design, sound on/off, the language and "Reportar problema"
+// (during or after a match: docs/disputes.md). The match goes on while
 // it is open (the others play on); it is this viewer's own screen, kept in the state as `menu`:
-// null (closed), 'main', 'rules' or 'leave' (the confirmation).
+// null (closed), 'main', 'rules', 'leave' (the confirmation), 'report' or 'reported'.
 
 import { DESIGN_IDS } from '../cards.js';
+import { reportedView, reportItem, reportView } from '../disputes.js';
 import { h, trapTab } from '../dom.js';
 import { getLang, LANGS, setLang, t } from '../i18n.js';
 import { setSound, soundOn } from '../sound.js';
@@ -58,6 +60,7 @@ function mainView(p) {
         class: 'btn btn-small', type: 'button', testid: `menu-lang-${l}`, 'data-focus': `menu-lang-${l}`, lang: l,
         'aria-pressed': l === lang ? 'true' : 'false', onclick: () => setLang(l),
       }, t(`menu.lang.${l}`))))),
+    reportItem(p),
     mayLeave(p) ? h('button', { class: 'btn btn-danger menu-item', type: 'button', testid: 'menu-leave', 'data-focus': 'menu-leave',
       onclick: () => { p.set({ menu: 'leave' }); p.focus('menu-leave-cancel'); } }, t('menu.leave')) : null,
     h('button', { class: 'btn btn-primary menu-item', type: 'button', testid: 'menu-close', 'data-focus': 'menu-close',
@@ -90,7 +93,8 @@ function leaveView(p) {
 export function renderMenu(p) {
   const view = p.st.menu;
   if (!view) return null;
-  const body = view === 'rules' ? rulesView(p) : view === 'leave' && mayLeave(p) ? leaveView(p) : mainView(p);
+  const body = view === 'rules' ? rulesView(p) : view === 'leave' && mayLeave(p) ? leaveView(p)
+    : view === 'report' ? reportView(p, 'main') : view === 'reported' ? reportedView(p) : mainView(p);
   const dialog = h('div', {
     class: 'menu-dialog', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'menu-title', tabindex: '-1',
     testid: 'menu-dialog', 'data-view': view,
