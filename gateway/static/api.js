@@ -66,14 +66,19 @@ function headerName(name) {
   return Array.from(new TextEncoder().encode(name), (b) => String.fromCharCode(b)).join('');
 }
 
-async function http(method, path, body) {
-  const headers = { Accept: 'application/json' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const s = loadGuest(); // beside an account's cookie too: registering converts this guest
+/** The guest's Bearer token and name, sent beside an account's cookie too (registering converts this guest). */
+function guestHeaders(headers) {
+  const s = loadGuest();
   if (s) {
     headers.Authorization = `Bearer ${s.token}`;
     if (s.name) headers['X-Player-Name'] = headerName(s.name);
   }
+  return headers;
+}
+
+async function http(method, path, body) {
+  const headers = guestHeaders({ Accept: 'application/json' });
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
   let res;
   try {
     // the account's session cookie (HttpOnly) goes with every call; a guest's token goes in the header
@@ -165,6 +170,21 @@ export const api = {
     await http('POST', '/api/logout', { everywhere: true });
     saveAccount(null);
     return loadSession();
+  },
+  // playing with strangers: the open tables and the quick match ("Jogar agora")
+  openTables: () => http('GET', '/api/open-tables'),
+  /** {ruleset, seats, turn_seconds} → {ticket, status: 'waiting'|'matched', table_id} */
+  quickMatch: (choice) => http('POST', '/api/quick-match', choice),
+  /** Where the ticket is: answered as soon as it is no longer waiting, or after `wait` seconds (at most 10). */
+  quickMatchStatus: (ticket, wait = 0) => http('GET', `/api/quick-match/${encodeURIComponent(ticket)}?wait=${wait}`),
+  cancelQuickMatch: (ticket) => http('DELETE', `/api/quick-match/${encodeURIComponent(ticket)}`),
+  /** The same, from a page going away (pagehide, another screen): the request outlives the page. */
+  leaveQuickMatch(ticket) {
+    try {
+      fetch(`/api/quick-match/${encodeURIComponent(ticket)}`, {
+        method: 'DELETE', keepalive: true, credentials: 'same-origin', headers: guestHeaders({ Accept: 'application/json' }),
+      }).catch(() => { /* gone with the page: the ticket is dropped 20 s after its last question anyway */ });
+    } catch { /* idem */ }
   },
 };
 

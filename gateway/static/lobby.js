@@ -5,6 +5,9 @@ import { api } from './api.js';
 import { cleanOptions, control, optionDefault, optionGroups, rulesetLabel, rulesetOf, valueText } from './catalog.js';
 import { h, mount } from './dom.js';
 import { errorText, getLang, pick, setLang, t, timeAgo } from './i18n.js';
+// playing with strangers: the open tables, "Aberta" at creation, and "Jogar agora"
+import { createOpenTables, visibilityFieldset } from './opentables.js';
+import { createQuickMatch } from './quickmatch.js';
 // competitive tables (⚔): the create form's own block
 import { stakeOf } from './competitive.js';
 import { competitiveFieldset } from './competitiveui.js';
@@ -72,6 +75,8 @@ export function createHome(ctx) {
   const form = { ruleset: linked.ruleset || ctx.catalog.rulesets[0].name, seats: 4, values: {}, watch: false, busy: false };
   let mine = { loading: true, tables: [], names: {} };
   let destroyed = false;
+  form.open = false; // "Só por convite" (the default) or "Aberta" (listed): visibilityFieldset
+  let strangers = null; // {quick, open}: made once there is a session (the open tables are polled)
   if (linked.ruleset || linked.lang) { // asked once: a reload or a language switch starts from a plain home
     history.replaceState(null, '', '/');
     if (linked.ruleset) ctx.setHelpRuleset(linked.ruleset);
@@ -148,7 +153,7 @@ export function createHome(ctx) {
       try {
         const stake = stakeOf(form); // ⚔ chips per seat (0: not competitive)
         const res = await api.createTable(form.ruleset, cleanOptions(rs, form.values), form.seats, form.watch,
-          stake ? { stake } : {});
+          { ...(stake ? { stake } : {}), ...(form.open ? { open: true } : {}) });
         ctx.navigate(res.link || `/m/${res.table_id}?c=${res.invitation}`);
       } catch (err) {
         ctx.toast(errorText(err.code), 'error');
@@ -183,6 +188,7 @@ export function createHome(ctx) {
           h('input', { type: 'checkbox', testid: 'opt-watch', checked: form.watch,
             onchange: (e) => { form.watch = e.target.checked; } }),
           h('span', {}, t('create.watch')))),
+      visibilityFieldset(form), // "Só por convite" or "Aberta"
       competitiveFieldset(ctx, form, render), // ⚔ Mesa competitiva and its stake
       h('div', { class: 'row' },
         h('button', { class: 'btn btn-primary btn-big', type: 'submit', testid: 'btn-create' }, t('create.submit'))));
@@ -232,11 +238,23 @@ export function createHome(ctx) {
         nameForm(ctx, { title: t('name.title'), onDone: () => { editingName = false; render(); loadMine(); } }));
       return;
     }
+    if (!strangers) {
+      strangers = { open: createOpenTables(ctx),
+        quick: createQuickMatch(ctx, { preferred: linked.ruleset, onChange: () => render() }) };
+    }
+    if (strangers.quick.active) { // the waiting screen, alone
+      mount(el, strangers.quick.waitingEl);
+      strangers.quick.render();
+      return;
+    }
+    strangers.quick.render();
+    strangers.open.render();
     mount(el,
       h('section', { class: 'hero hero-small' },
         h('h1', {}, t('name.hello', { name: s.name })),
         h('button', { class: 'btn btn-small btn-ghost', type: 'button', testid: 'btn-change-name',
           onclick: () => { editingName = true; render(); } }, t('name.change'))),
+      h('div', { class: 'home-play' }, strangers.quick.formEl, strangers.open.el),
       h('div', { class: 'home-grid' }, createForm(), h('div', { class: 'home-side' }, myTables(), joinByLink())));
   }
 
@@ -244,6 +262,10 @@ export function createHome(ctx) {
   return {
     el,
     render,
-    destroy() { destroyed = true; },
+    destroy() {
+      destroyed = true;
+      strangers?.quick.destroy(); // a ticket still waiting is taken back
+      strangers?.open.destroy();
+    },
   };
 }
