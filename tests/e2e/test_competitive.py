@@ -196,6 +196,22 @@ async def test_a_competitive_match_given_up_penalises_the_leaver_and_moves_xp_an
     await fits(davi, "the profile")
     await davi.shot("competitive-6-profile-phone")
 
+    # the XP ranking's address, opened on a phone: the tabs fit, the leaver's XP below zero
+    await davi.page.goto("/ranking?regra=classic32&modo=oficial&periodo=hoje&por=xp")
+    await expect(davi.by("ranking-by-xp")).to_have_attribute("aria-current", "page")
+    mine = davi.by("ranking-row").filter(has=davi.page.get_by_role("link", name=davi.name, exact=True))
+    await expect(mine.get_by_test_id("ranking-xp")).to_have_text("−20 XP")
+    await expect(davi.by("ranking-page")).to_contain_text("Pode ficar negativo")
+    await fits(davi, "the XP ranking")
+    await davi.shot("competitive-7-xp-ranking-phone")
+    await davi.by("ranking-by-wins").click()  # back to the wins: no word in the address
+    await expect(davi.page).to_have_url(re.compile(r"/ranking\?regra=classic32&modo=oficial&periodo=hoje$"))
+    await davi.page.go_back()  # each tab is an address of the history
+    await expect(davi.page).to_have_url(re.compile(r"periodo=hoje&por=xp$"))
+    await expect(davi.by("ranking-by-xp")).to_have_attribute("aria-current", "page")
+    await davi.by("profile-link").click()
+    await expect(davi.by("profile-name-title")).to_have_text(davi.name)
+
     # in English too
     await davi.by("btn-lang").click()
     await expect(davi.by("profile-chips")).to_have_text("🪙 950 chips")
