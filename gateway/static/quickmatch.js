@@ -219,7 +219,12 @@ export function createQuickMatch(ctx, { preferred = null, onChange = () => {} } 
       if (qm.state === 'matched') return; // onTable goes to the table
       if (qm.error && qm.state === 'idle') ctx.toast(qm.error === 'quick_dropped' ? t('quick.dropped') : errorText(qm.error), 'error');
       draw();
-      if (qm.active !== shownActive) { shownActive = qm.active; onChange(); }
+      if (qm.active !== shownActive) { // one screen for the other: the keyboard goes along
+        shownActive = qm.active;
+        onChange();
+        const to = qm.active ? waitingEl.querySelector('[data-testid="btn-quick-cancel"]') : formEl.querySelector('[data-testid="btn-quick"]');
+        if (to?.isConnected) to.focus({ preventScroll: !qm.active });
+      }
     },
     onTable: (id) => ctx.navigate(`/m/${id}`),
   });
@@ -280,7 +285,7 @@ export function createQuickMatch(ctx, { preferred = null, onChange = () => {} } 
         ruleset: rulesetLabel(ctx.catalog, c.ruleset), n: c.seats, speed: speedText(ctx.catalog, c.ruleset, c.turn_seconds),
       })),
       h('p', { class: 'quick-elapsed-row' }, t('quick.elapsed'), ' ',
-        h('span', { class: 'quick-elapsed', testid: 'quick-elapsed', role: 'timer' }, elapsedText(qm.waited()))),
+        h('span', { class: 'quick-elapsed', testid: 'quick-elapsed', role: 'timer', 'aria-live': 'off' }, elapsedText(qm.waited()))),
       shownOffer ? h('div', { class: 'notice quick-offer', testid: 'quick-offer' },
         h('p', {}, t('quick.bots_offer')),
         h('button', { class: 'btn btn-primary', type: 'button', testid: 'btn-quick-bots', 'data-focus': 'q-bots',

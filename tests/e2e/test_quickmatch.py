@@ -121,9 +121,11 @@ async def test_a_ticket_is_taken_back_and_the_bots_come_after_30_s(players: Play
     # Cancelar: back to the choices, the ticket taken back
     await carla.by("btn-quick").click()
     await expect(carla.by("quick-searching")).to_be_visible()
+    await expect(carla.by("btn-quick-cancel")).to_be_focused()  # the keyboard goes along with the screen
     await given_count(given, 1)
     await carla.by("btn-quick-cancel").click()
     await expect(carla.by("quick-form")).to_be_visible()
+    await expect(carla.by("btn-quick")).to_be_focused()
     await taken_back(carla, given[0])
 
     # leaving the home screen (the Ranking, here) takes it back too
