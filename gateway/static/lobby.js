@@ -239,7 +239,7 @@ export function createHome(ctx) {
       return;
     }
     if (!strangers) {
-      strangers = { open: createOpenTables(ctx),
+      strangers = { open: createOpenTables(ctx, { seatedAt: () => new Set(mine.tables.map((r) => r.table_id)) }),
         quick: createQuickMatch(ctx, { preferred: linked.ruleset, onChange: () => render() }) };
     }
     if (strangers.quick.active) { // the waiting screen, alone

@@ -84,8 +84,11 @@ export function visibilityFieldset(form) {
     h('legend', {}, t('visibility.title')), choice('invite', false), choice('open', true));
 }
 
-/** The home screen's open tables: `el`, kept and redrawn in place (the rest of the home is not touched). */
-export function createOpenTables(ctx) {
+/**
+ * The home screen's open tables: `el`, kept and redrawn in place (the rest of the home is not touched).
+ * `seatedAt()`: the ids of the tables the player sits at already ("Minhas mesas"): opened, not joined.
+ */
+export function createOpenTables(ctx, { seatedAt = () => new Set() } = {}) {
   const el = h('section', { class: 'panel open-tables', testid: 'open-tables' });
   let data = { loading: true, tables: [], error: null };
   let joining = null;
@@ -121,7 +124,7 @@ export function createOpenTables(ctx) {
     if (!destroyed) load();
   }
 
-  function row(table) {
+  function row(table, mine) {
     const w = openTableText(ctx.catalog, table);
     return h('li', { class: 'open-table', testid: `open-table-${table.table_id}` },
       h('div', { class: 'open-table-head' },
@@ -131,20 +134,23 @@ export function createOpenTables(ctx) {
         h('span', { class: 'open-table-free' }, w.free), h('span', {}, w.turn)),
       w.players ? h('p', { class: 'muted open-table-players' }, t('open.players', { names: w.players })) : null,
       h('p', { class: 'open-table-rules' }, w.rules.length ? w.rules.join(' · ') : t('open.standard')),
-      h('button', { class: 'btn btn-primary open-join', type: 'button', testid: `open-join-${table.table_id}`,
-        'data-focus': `join-${table.table_id}`, disabled: !!joining, onclick: () => join(table) },
-      joining === table.table_id ? t('loading') : t('open.join')));
+      mine ? h('a', { class: 'btn open-join', href: `/m/${table.table_id}`, 'data-link': true, testid: `open-mine-${table.table_id}` },
+        t('open.mine'))
+        : h('button', { class: 'btn btn-primary open-join', type: 'button', testid: `open-join-${table.table_id}`,
+          'data-focus': `join-${table.table_id}`, disabled: !!joining, onclick: () => join(table) },
+        joining === table.table_id ? t('loading') : t('open.join')));
   }
 
   function draw() {
     if (destroyed) return;
-    const key = JSON.stringify([data, joining, getLang()]);
+    const mine = seatedAt();
+    const key = JSON.stringify([data, joining, getLang(), [...mine]]);
     if (key === shown) return; // the same list: nothing moves under the player's finger
     shown = key;
     keepFocus(el, () => mount(el,
       h('h2', {}, t('open.title')),
       data.loading ? h('p', { class: 'muted' }, t('loading'))
-        : data.tables.length ? h('ul', { class: 'open-table-list', testid: 'open-table-list' }, data.tables.map(row))
+        : data.tables.length ? h('ul', { class: 'open-table-list', testid: 'open-table-list' }, data.tables.map((tb) => row(tb, mine.has(tb.table_id))))
           : h('p', { class: 'muted', testid: 'open-none' }, data.error ? errorText(data.error) : t('open.none'))));
   }
 

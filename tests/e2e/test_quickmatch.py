@@ -6,7 +6,7 @@
 * A ticket is taken back by "Cancelar" and by leaving the home screen; after 30 s (the page's
   clock run forward) "Completar com robôs" makes a training table with bots, started.
 * A table created "Aberta" on one device shows in the other's "Mesas abertas" (polled every
-  few seconds) and is joined with one tap.
+  few seconds) and is joined with one tap; its creator's list offers to open it instead.
 
 Every e2e test shares one platform: the quick-match pools are chosen apart from the other
 tests' (a ruleset, seat count and speed of their own), the open table is found by its id.
@@ -198,3 +198,9 @@ async def test_an_open_table_is_listed_and_joined_with_one_tap(players: Players)
     await carla.page.goto("/")
     await carla.enter()
     await expect(carla.by(f"open-table-{table_id}")).to_contain_text("1 lugar livre", timeout=OPEN_LISTED_MS)
+    # whoever sits there already is offered to open it, not to sit again
+    await ana.by("home-link").click()
+    await expect(ana.by(f"open-mine-{table_id}")).to_be_visible(timeout=OPEN_LISTED_MS)
+    await expect(ana.by(f"open-join-{table_id}")).to_have_count(0)
+    await ana.by(f"open-mine-{table_id}").click()
+    await expect(ana.by("seat-0").locator(".tag-me")).to_be_visible()

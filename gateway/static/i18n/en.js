@@ -194,6 +194,7 @@ export const en = {
   'open.standard': 'Standard rules, nothing changed',
   'open.goal': v => `Points goal: ${v.n}`,
   'open.join': 'SIT DOWN',
+  'open.mine': 'OPEN (you sit there)',
   'open.taken': 'Someone took the last seat just before you.',
   'visibility.title': 'Who may sit',
   'visibility.invite': 'Invitation only',

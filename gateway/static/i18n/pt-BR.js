@@ -197,6 +197,7 @@ export const pt = {
   'open.standard': 'Regras normais, sem mudanças',
   'open.goal': v => `Meta de pontos: ${v.n}`,
   'open.join': 'SENTAR',
+  'open.mine': 'ABRIR (você está nela)',
   'open.taken': 'Alguém pegou o último lugar antes de você.',
   'visibility.title': 'Quem pode sentar',
   'visibility.invite': 'Só por convite',
