@@ -17,6 +17,7 @@ the result and the seed. ``evolve`` never changes the state it is given.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from services.rules.actions import Action
@@ -25,7 +26,8 @@ from services.rules.engine import apply, check, legal_actions, start_round
 from services.rules.shuffle import choice_index, commitment, shuffled, verify_commitment
 from services.rules.state import State
 
-__all__ = ["ActionTaken", "Event", "RoundDealt", "RoundEnded", "deal", "decide", "evolve", "legal_actions"]
+__all__ = ["ActionTaken", "Event", "RoundDealt", "RoundEnded", "deal", "decide", "decide_folding", "evolve",
+           "legal_actions"]
 
 
 @dataclass(frozen=True)
@@ -66,8 +68,33 @@ def decide(s: State, a: Action) -> tuple[Event, ...]:
     after = s.copy()
     after.draw_log = []
     apply(after, a)
-    taken = ActionTaken(a, tuple((seat, tuple(cards)) for seat, cards in after.draw_log),
-                        after.reshuffles - s.reshuffles)
+    return _caused(s, a, after, after.draw_log)
+
+
+def decide_folding(s: State, a: Action, fold: Callable[[], State]) -> tuple[Event, ...]:
+    """``decide``, where ``fold`` makes the state after ``a``: it must ``evolve`` ``s`` by ``ActionTaken(a)``.
+
+    For a verifier, which folds every action it has checked: the state is stepped once, not
+    once to decide and once to fold. ``s`` lends ``fold`` an empty ``draw_log``, which the
+    copy ``evolve`` steps shares and logs the draws in. A refused action is not folded;
+    a ``fold`` that did not step a copy of ``s`` is answered by ``decide`` itself.
+    """
+    check(s, a)
+    lent = s.draw_log
+    log: list[tuple[Seat, list[Card]]] = []
+    s.draw_log = log
+    try:
+        after = fold()
+    finally:
+        s.draw_log = lent
+    if after.draw_log is not log:  # not a copy of ``s`` stepped
+        return decide(s, a)
+    after.draw_log = lent
+    return _caused(s, a, after, log)
+
+
+def _caused(before: State, a: Action, after: State, draws: list[tuple[Seat, list[Card]]]) -> tuple[Event, ...]:
+    taken = ActionTaken(a, tuple((seat, tuple(cards)) for seat, cards in draws), after.reshuffles - before.reshuffles)
     if after.round_over:
         return taken, _ended(after)
     return (taken,)

@@ -26,9 +26,10 @@ from dataclasses import dataclass
 from google.protobuf.message import Message
 
 from maumau.v1 import events_pb2
-from services.rules.decider import deal, decide
+from services.rules.decider import deal, decide_folding
 from services.rules.errors import RuleError
 from services.rules.shuffle import verify_commitment
+from services.rules.state import State
 from services.rules.version import REPRODUCED
 from services.rules.wire import SCHEMA_VERSION, action_from_pb, event_to_pb
 from services.table.domain import Status, Table, evolve
@@ -104,15 +105,16 @@ def _decided(t: Table, stored: Stored) -> None:
             raise Bad(f"event {i} is of table {ev.table_id!r}, schema {ev.schema_version}")
         body = ev.WhichOneof("body")
         try:
+            folded = 0
             if body == "action_taken":
-                n = _action(t, events, i)
+                n, folded = _action(t, stored.seq, events, i), 1
             elif body == "round_dealt":
                 n = _deal(t, ev.round_dealt)
             elif body == "round_ended":
                 raise Bad("a round's end that no action brought")
             else:
                 n = 1
-            for e in events[i:i + n]:
+            for e in events[i + folded:i + n]:
                 evolve(t, stored.seq, e)
         except Bad:
             raise
@@ -121,14 +123,24 @@ def _decided(t: Table, stored: Stored) -> None:
         i += n
 
 
-def _action(t: Table, events: Sequence[events_pb2.Event], i: int) -> int:
-    """How many of the events from ``i`` the recorded action makes, once the engine agrees with each."""
-    if t.match is None or t.status != Status.PLAYING:
+def _action(t: Table, seq: int, events: Sequence[events_pb2.Event], i: int) -> int:
+    """How many of the events from ``i`` the recorded action makes, once the engine agrees with each.
+
+    The action's own event is folded into ``t`` here: the engine decides on the copy the fold
+    steps (``decide_folding``), not on one of its own as well.
+    """
+    match = t.match
+    if match is None or t.status != Status.PLAYING:
         raise Bad("an action while no match is being played")
-    family = t.match.rs.family
+    family = match.rs.family
     recorded = events[i].action_taken.action
+
+    def fold() -> State:
+        evolve(t, seq, events[i])
+        return t.match or match
+
     try:
-        decided = decide(t.match, action_from_pb(recorded, family))
+        decided = decide_folding(match, action_from_pb(recorded, family), fold)
     except RuleError as e:
         raise Bad(f"the engine refuses {recorded.do} by seat {recorded.seat}: {e.code} ({e})") from None
     for k, event in enumerate(decided):
