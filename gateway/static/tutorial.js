@@ -1,9 +1,13 @@
 // The "?" help: an animated step-by-step tutorial, 9 steps per ruleset, one scene per rule.
 // A scene is data (the top card, a hand, the card that moves, a badge, a chooser…) drawn with cards.js.
+// Opened at a table, it goes on with one scene per house rule that table has on (tutorialhouse.js).
 
+import { api, loadTableCache } from './api.js';
 import { backSVG, cardSVG, COLOURS, suitSVG } from './cards.js';
+import { rulesetOf } from './catalog.js';
 import { h, mount, reducedMotion, trapTab } from './dom.js';
 import { getLang, onLangChange, t } from './i18n.js';
+import { houseSteps } from './tutorialhouse.js';
 
 const S = (pt, en, scene) => ({ pt, en, scene });
 
@@ -143,12 +147,25 @@ function scene(sc, design) {
       sc.points.map(([c, p], i) => h('div', { class: 'tut-point', style: { animationDelay: `${i * 0.25}s` } },
         card(c, design), h('strong', {}, `${p}`))));
   }
+  if (sc.row) { // cards in a row (a deck, a deal), one after the other
+    return h('div', { class: 'tut-scene tut-row' },
+      sc.row.map((c, i) => card(c, design, { class: 'tut-row-card', attrs: { style: { animationDelay: `${i * 0.18}s` } } })));
+  }
+  if (sc.teams) { // four seats, partners opposite: A at the top and bottom, B at the sides
+    const seat = (team, where) => h('div', { class: `tut-seat tut-seat-${where} tut-team-${team.toLowerCase()}` },
+      card(null, design), h('span', { class: 'tag' }, `👥 ${team}`));
+    return h('div', { class: 'tut-scene tut-teams' },
+      seat('A', 'top'), seat('B', 'left'), h('div', { class: 'tut-seat-mid' }, card('R5', design)), seat('B', 'right'), seat('A', 'bottom'));
+  }
+  const plays = [].concat(sc.play ?? []); // an Ace with company moves two cards, the second one after the first
   const handCards = sc.hand.map((c, i) => {
-    const moving = sc.play === c && (sc.double ? true : sc.hand.indexOf(c) === i);
-    const cls = [moving ? 'tut-move' : '', (sc.ok || []).includes(c) ? 'tut-ok' : '', (sc.no || []).includes(c) ? 'tut-no' : ''].join(' ');
+    const k = plays.indexOf(c);
+    const moving = k >= 0 && (sc.double ? true : sc.hand.indexOf(c) === i);
+    const cls = [moving ? 'tut-move' : '', moving && k > 0 ? 'tut-move-then' : '',
+      (sc.ok || []).includes(c) ? 'tut-ok' : '', (sc.no || []).includes(c) ? 'tut-no' : ''].join(' ');
     return card(c, design, { class: cls });
   });
-  if (sc.draw) handCards.push(card(sc.draw, design, { class: 'tut-drawn' }));
+  for (const c of [].concat(sc.draw ?? [])) handCards.push(card(c, design, { class: 'tut-drawn' }));
   const pile = h('div', { class: 'tut-pile' }, card(sc.top, design),
     sc.follow ? h('span', { class: 'tut-follow', html: suitSVG(sc.follow, 'classic', 22) }) : null);
   const table = h('div', { class: 'tut-table' },
@@ -194,12 +211,36 @@ function aim(root) {
   root.classList.add('tut-run');
 }
 
+let catalogAsked = null; // GET /api/rulesets, asked once: the defaults the table's options differ from
+
+/** The table this page shows (/m/<id>), or null. */
+function tableHere() {
+  const m = /^\/m\/([A-Za-z0-9-]{1,64})\/?$/.exec(window.location.pathname);
+  return m ? m[1] : null;
+}
+
+/**
+ * At a table of `ruleset`: {ruleset, steps} with a scene for each house rule it has on (its
+ * options as the table screen keeps them since its first picture); elsewhere null.
+ */
+async function houseOfThisTable(ruleset) {
+  const id = tableHere();
+  const info = id ? loadTableCache(id)?.table_info : null;
+  if (!info || info.ruleset !== ruleset) return null;
+  catalogAsked = catalogAsked || api.rulesets().catch(() => { catalogAsked = null; return null; });
+  const rs = rulesetOf(await catalogAsked, ruleset);
+  const steps = houseSteps(rs, info.options);
+  return steps.length ? { ruleset, steps } : null;
+}
+
 /** Open the tutorial for a ruleset (the table's, or the one picked on the home screen); `labelOf` names a ruleset. */
 export function openTutorial(ruleset = 'classic32', design = 'classic', labelOf = (id) => id) {
   closeTutorial();
   const previous = document.activeElement;
   let rs = STEPS[ruleset] ? ruleset : 'classic32';
   let step = 0;
+  let house = null; // this table's house rules: more steps after the ruleset's own
+  const stepsOf = (id) => (house && house.ruleset === id ? [...STEPS[id], ...house.steps] : STEPS[id]);
   const body = h('div', { class: 'tut-body' });
   const dialog = h('div', {
     class: 'tutorial', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'tut-title', testid: 'tutorial', tabindex: '-1',
@@ -207,7 +248,8 @@ export function openTutorial(ruleset = 'classic32', design = 'classic', labelOf 
   const backdrop = h('div', { class: 'tut-backdrop', onclick: (e) => { if (e.target === backdrop) closeTutorial(); } }, dialog);
 
   function render() {
-    const steps = STEPS[rs];
+    const steps = stepsOf(rs);
+    step = Math.min(step, steps.length - 1);
     const s = steps[step];
     const [title, text] = getLang() === 'en' ? s.en : s.pt;
     const sceneEl = scene(s.scene, design);
@@ -219,7 +261,9 @@ export function openTutorial(ruleset = 'classic32', design = 'classic', labelOf 
         h('h2', { id: 'tut-title' }, `${t('tut.title')} · `, h('span', { testid: 'tutorial-title' }, title)),
         h('button', { class: 'btn btn-small btn-ghost', type: 'button', testid: 'tutorial-close', 'aria-label': t('close'), onclick: closeTutorial }, '✕')),
       h('div', { class: 'tut-meta' }, select, h('span', { class: 'muted', testid: 'tutorial-step', 'aria-live': 'polite' }, t('tut.step', { n: step + 1, total: steps.length }))),
-      h('div', { class: 'tut-dots', 'aria-hidden': 'true' }, steps.map((_, i) => h('span', { class: `tut-dot${i === step ? ' on' : ''}` }))),
+      h('div', { class: 'tut-dots', 'aria-hidden': 'true' },
+        steps.map((x, i) => h('span', { class: `tut-dot${i === step ? ' on' : ''}${x.id ? ' tut-dot-house' : ''}` }))),
+      s.id ? h('p', { class: 'tut-house', testid: 'tutorial-house', 'data-option': s.id }, t('tut.house')) : null,
       sceneEl,
       h('p', { class: 'tut-text', testid: 'tutorial-text' }, text),
       h('div', { class: 'tut-nav' },
@@ -232,7 +276,7 @@ export function openTutorial(ruleset = 'classic32', design = 'classic', labelOf 
 
   const onKey = (e) => {
     if (e.key === 'Escape') { e.preventDefault(); closeTutorial(); }
-    else if (e.key === 'ArrowRight' && step < STEPS[rs].length - 1 && e.target.tagName !== 'SELECT') { step += 1; render(); }
+    else if (e.key === 'ArrowRight' && step < stepsOf(rs).length - 1 && e.target.tagName !== 'SELECT') { step += 1; render(); }
     else if (e.key === 'ArrowLeft' && step > 0 && e.target.tagName !== 'SELECT') { step -= 1; render(); }
     else trapTab(e, dialog);
   };
@@ -240,8 +284,14 @@ export function openTutorial(ruleset = 'classic32', design = 'classic', labelOf 
   const offLang = onLangChange(render);
   document.body.append(backdrop);
   document.body.classList.add('modal-open');
-  open = { backdrop, onKey, offLang, previous };
+  const me = { backdrop, onKey, offLang, previous };
+  open = me;
   render();
+  houseOfThisTable(rs).then((found) => {
+    if (!found || open !== me) return;
+    house = found;
+    render();
+  }, () => { /* the usual steps only */ });
 }
 
 export function closeTutorial() {

@@ -447,6 +447,7 @@ export const en = {
   'tut.next': 'NEXT',
   'tut.done': 'PLAY!',
   'tut.which': 'Step by step for the rules',
+  'tut.house': 'A rule of this table',
 
   // the pause menu, the rules in sight, the Ace with company, the direction (issue 14)
   'menu.open': 'MENU',

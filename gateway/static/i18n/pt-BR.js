@@ -458,6 +458,7 @@ export const pt = {
   'tut.next': 'PRÓXIMO',
   'tut.done': 'JOGAR!',
   'tut.which': 'Passo a passo da regra',
+  'tut.house': 'Regra desta mesa',
 
   // the pause menu, the rules in sight, the Ace with company, the direction (issue 14)
   'menu.open': 'MENU',
