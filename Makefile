@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 PROTO_SRC := $(wildcard proto/maumau/v1/*.proto)
 PROTO_OUT := $(PROTO_SRC:.proto=_pb2.py)
 
-.PHONY: setup proto run test lint browser bench bench-peers clean
+.PHONY: setup proto run test lint browser prometheus bench bench-peers clean
 
 setup: $(STAMP) $(PROTO_OUT)
 
@@ -34,7 +34,11 @@ lint: setup
 browser:
 	@test -x /usr/bin/chromium || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium)
 
-test: lint browser
+# The metrics tests run Debian's Prometheus server (tests/prometheus.py); installed only when it is missing.
+prometheus:
+	@test -x /usr/bin/prometheus || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y prometheus)
+
+test: lint browser prometheus
 	node --test gateway/static/tests/
 	$(BIN)/pytest -q
 

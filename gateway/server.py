@@ -30,7 +30,7 @@ from gateway.ws import Sockets, serve_socket
 from services.chat.store import ensure_stream as ensure_chat_stream
 from services.rankings.periods import zone
 from services.runtime import tracing
-from services.runtime.lifecycle import connect, nats_answers, setup_logging
+from services.runtime.lifecycle import connect, nats_answers, setup_logging, start_health
 from services.runtime.settings import Settings
 from services.table.projections import engine
 from services.table.repository import tables
@@ -173,8 +173,17 @@ def make_app(cfg: Settings, origins: frozenset[str]) -> web.Application:
     async def close_sockets(app: web.Application) -> None:
         await app[SOCKETS_KEY].close_all()  # else shutdown waits on every open socket's handler
 
+    async def health_port_ctx(app: web.Application) -> AsyncIterator[None]:
+        """``MAUMAU_HEALTH_PORT``: /metrics (and the probes) on a port of their own, never the public one."""
+        runner = await start_health(cfg.health_port, lambda: nats_answers(app[NATS_KEY]))
+        try:
+            yield
+        finally:
+            if runner is not None:
+                await runner.cleanup()
+
     app.on_shutdown.append(close_sockets)
-    app.cleanup_ctx.extend([nats_ctx, db_ctx])
+    app.cleanup_ctx.extend([nats_ctx, db_ctx, health_port_ctx])
     accounts_api.setup(app, cfg, _origin_ok)  # its session middleware first: the rate limits count sessions
     ratelimit.setup(app, cfg)
     rankings_api.setup(app)

@@ -36,6 +36,7 @@ from gateway.stakes import vouch
 from maumau.v1 import actions_pb2, chat_pb2, events_pb2, table_pb2
 from services.chat.client import post
 from services.chat.store import history
+from services.runtime import metrics
 from services.runtime.settings import SocketLimits
 from services.table.client import send
 from services.table.domain import Table
@@ -47,6 +48,7 @@ RATE = 30.0  # frames per second per socket, with a burst of as many
 QUEUE = 512
 TABLE_COMMANDS = ("join", "leave", "fill_bots", "start", "next_round", "give_up", "claim_absence", "penalise",
                   "rematch", "auto_mode", "move_seat")
+FRAMES_IN, FRAMES_OUT = metrics.ByKind(metrics.FRAMES_IN), metrics.ByKind(metrics.FRAMES_OUT)
 
 
 class FrameError(Exception):
@@ -115,6 +117,7 @@ class Socket:
                 await self.ws.close(message=b"too slow")
                 return
             await self.ws.send_str(orjson.dumps(frame).decode())
+            FRAMES_OUT.inc(frame.get("type", ""))
 
     async def on_batch(self, feed: Feed, seq: int, batch: events_pb2.EventBatch) -> None:
         self.send(events_frame(feed.table, seq, batch, self.identity))
@@ -132,7 +135,7 @@ class Socket:
         return True
 
     async def handle(self, raw: str) -> None:
-        table = None
+        table, kind = None, None
         try:
             if len(raw) > MAX_FRAME:
                 raise FrameError("too_large", f"frames are at most {MAX_FRAME} bytes")
@@ -159,6 +162,9 @@ class Socket:
             if isinstance(table, str):
                 error["table"] = table
             self.send(error)
+        finally:
+            known = kind in _SOCKET_FRAMES or kind in _TABLE_FRAMES
+            FRAMES_IN.inc(kind if isinstance(kind, str) and known else "invalid")
 
     def pong(self) -> None:
         self.send({"type": "pong"})
@@ -278,7 +284,9 @@ async def serve_socket(request: web.Request, identity: str, name: str, feeds: Fe
     try:
         await ws.prepare(request)
         sockets.open.add(ws)
-        await _serve(ws, Socket(ws, identity, name, feeds, nc, sockets.limits.tables, seat))
+        metrics.WEBSOCKETS_OPENED.inc()
+        with metrics.WEBSOCKETS_OPEN.track_inprogress():
+            await _serve(ws, Socket(ws, identity, name, feeds, nc, sockets.limits.tables, seat))
     finally:
         sockets.open.discard(ws)
         sockets.release(identity, address)
@@ -292,6 +300,7 @@ async def _serve(ws: web.WebSocketResponse, sock: Socket) -> None:
             if msg.type == WSMsgType.TEXT:
                 await sock.handle(msg.data)
             elif msg.type == WSMsgType.BINARY:
+                FRAMES_IN.inc("invalid")
                 sock.send({"type": "error", "code": "bad_frame", "message": "frames are JSON text"})
             elif msg.type == WSMsgType.ERROR:
                 break

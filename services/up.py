@@ -59,11 +59,21 @@ class Child:
     env: dict[str, str] = field(default_factory=dict)
     proc: asyncio.subprocess.Process | None = None
     restarts: int = 0  # times the supervisor found it dead (and started it again)
+    metrics_port: int = 0  # where it serves /metrics (its MAUMAU_HEALTH_PORT); 0: it serves none (nats)
 
     @property
     def pid(self) -> int | None:
         """The running process's id, None between a death and its restart."""
         return self.proc.pid if self.proc is not None and self.proc.returncode is None else None
+
+
+SERVICES = {"accts": "accounts", "proj": "projector"}  # the services' names where a child's tag is short
+
+
+def metrics_addresses(children: Collection[Child]) -> dict[str, str]:
+    """Each service's ``/metrics`` address, by the service's name (``.data/run.json``'s ``metrics``)."""
+    return {SERVICES.get(c.name, c.name): f"http://127.0.0.1:{c.metrics_port}/metrics"
+            for c in children if c.metrics_port}
 
 
 def _tag(name: str, colour: str, out: TextIO) -> str:
@@ -193,36 +203,41 @@ def _children(data_dir: Path, quiet: bool, projector: bool,
            "MAUMAU_SIGNING_KEY": str(signing_key(data_dir))}
     if quiet:
         env["MAUMAU_LOG_LEVEL"] = "WARNING"
+    env["MAUMAU_LOG_FORMAT"] = os.environ.get("MAUMAU_LOG_FORMAT") or "text"  # read by a person, prefixed
     # the reacting services may lag a moment: they yield the cores to the services a move waits for
     reacting = {**env, "MAUMAU_NICE": REACTING_NICE}
-    table_health, projector_health = free_port(), free_port()
+    table_health, projector_health, rules_health = free_port(), free_port(), free_port()
     children += [
         Child("rules", _maumau("rules", "serve", "--port", rules_addr.split(":")[1]),
-              lambda: grpc_ready(rules_addr), env),
+              lambda: grpc_ready(rules_addr), {**env, "MAUMAU_HEALTH_PORT": str(rules_health)},
+              metrics_port=rules_health),
         Child("table", _maumau("table", "serve"), lambda: http_ready(table_health),
-              {**env, "MAUMAU_HEALTH_PORT": str(table_health)}),
+              {**env, "MAUMAU_HEALTH_PORT": str(table_health)}, metrics_port=table_health),
     ]
     chat_health, accounts_health = free_port(), free_port()
     children.append(Child("chat", _maumau("chat", "serve"), lambda: http_ready(chat_health),
-                          {**env, "MAUMAU_HEALTH_PORT": str(chat_health)}))
+                          {**env, "MAUMAU_HEALTH_PORT": str(chat_health)}, metrics_port=chat_health))
     children.append(Child("accts", _maumau("accounts", "serve"), lambda: http_ready(accounts_health),
-                          {**env, "MAUMAU_HEALTH_PORT": str(accounts_health)}))
+                          {**env, "MAUMAU_HEALTH_PORT": str(accounts_health)}, metrics_port=accounts_health))
     if projector:
         children.append(Child("proj", _maumau("projector"), lambda: http_ready(projector_health),
-                              {**reacting, "MAUMAU_HEALTH_PORT": str(projector_health)}))
+                              {**reacting, "MAUMAU_HEALTH_PORT": str(projector_health)},
+                              metrics_port=projector_health))
     if reactors:
         clock_health = free_port()
         children.append(Child("clock", _maumau("clock", "serve"), lambda: http_ready(clock_health),
-                              {**reacting, "MAUMAU_HEALTH_PORT": str(clock_health)}))
+                              {**reacting, "MAUMAU_HEALTH_PORT": str(clock_health)}, metrics_port=clock_health))
         bots_health = free_port()
         children.append(Child("bots", _maumau("bots", "serve"), lambda: http_ready(bots_health),
-                              {**reacting, "MAUMAU_HEALTH_PORT": str(bots_health)}))
+                              {**reacting, "MAUMAU_HEALTH_PORT": str(bots_health)}, metrics_port=bots_health))
     addresses = {"nats_url": nats_url, "database_url": database_url, "rules_addr": rules_addr}
     if reactors:
         gateway_port = int(os.environ.get("MAUMAU_GATEWAY_PORT", "0")) or free_port()
+        gateway_health = free_port()  # /metrics on a port of its own: never on the public one
         addresses["gateway_url"] = f"http://127.0.0.1:{gateway_port}"
         children.append(Child("gateway", _maumau("gateway", "serve", "--port", str(gateway_port)),
-                              lambda: http_ready(gateway_port), env))
+                              lambda: http_ready(gateway_port), {**env, "MAUMAU_HEALTH_PORT": str(gateway_health)},
+                              metrics_port=gateway_health))
     return [c for c in children if only is None or c.name in only], addresses
 
 
@@ -267,12 +282,13 @@ async def run(data_dir: Path) -> int:
         async with running_platform(data_dir) as (addresses, children):
             # written whole or not at all; a restarted child keeps its address, so it stays true
             staged = data_dir / "run.json.new"
-            staged.write_text(json.dumps(addresses, indent=2) + "\n")
+            staged.write_text(json.dumps({**addresses, "metrics": metrics_addresses(children)}, indent=2) + "\n")
             staged.replace(data_dir / "run.json")
             names = ", ".join(c.name for c in children)
             print(f"Mau-Mau Online is up: {names}. Addresses (also in .data/run.json):")
             for key, value in addresses.items():
                 print(f"  {key}: {value}")
+            print("  metrics: " + ", ".join(f"{name} {url}" for name, url in metrics_addresses(children).items()))
             if "gateway_url" in addresses:
                 print(f"Play: open {addresses['gateway_url']} in a browser.")
             print("A service that dies is started again; Ctrl-C stops everything.")

@@ -37,8 +37,10 @@ COMMANDS = {
     "gateway": ["maumau", "gateway", "serve", "--host", "0.0.0.0", "--port", "8080"],
 }
 
-# The settings of services/runtime/settings.py each process reads (rules takes its flags only).
+# The settings of services/runtime/settings.py each process reads (rules takes its flags, and its
+# health port for /metrics).
 NEEDS = {
+    "rules": {"MAUMAU_HEALTH_PORT"},
     "table": {"NATS_URL", "RULES_ADDR", "MAUMAU_STREAM_REPLICAS", "MAUMAU_ABSENCE_SECONDS",
               "MAUMAU_EXPIRY_SECONDS", "MAUMAU_HEALTH_PORT"},
     "projector": {"NATS_URL", "DATABASE_URL", "MAUMAU_STREAM_REPLICAS", "MAUMAU_HEALTH_PORT", "MAUMAU_TIME_ZONE"},
@@ -48,14 +50,14 @@ NEEDS = {
     "chat": {"NATS_URL", "MAUMAU_STREAM_REPLICAS", "MAUMAU_HEALTH_PORT"},
     "accounts": {"NATS_URL", "MAUMAU_STREAM_REPLICAS", "MAUMAU_HEALTH_PORT"},
     "gateway": {"NATS_URL", "DATABASE_URL", "MAUMAU_STREAM_REPLICAS", "MAUMAU_PUBLIC_URL", "MAUMAU_TRUSTED_PROXIES",
-                "MAUMAU_TIME_ZONE"},
+                "MAUMAU_TIME_ZONE", "MAUMAU_HEALTH_PORT"},
 }
 for _needs in NEEDS.values():
     _needs.add("MAUMAU_LOG_LEVEL")
 
 # Tuning with a default in the code: an overlay may give it to its process; deploy/README.md names it.
 TUNING = {"MAUMAU_BOT_THINK_SECONDS", "MAUMAU_BOT_BUDGET_MS", "MAUMAU_CHAT_RATE", "MAUMAU_CHAT_MAX_CHARS",
-          "MAUMAU_SIGNING_KEY"}
+          "MAUMAU_SIGNING_KEY", "MAUMAU_LOG_FORMAT"}
 
 
 # --- reading the manifests as written --------------------------------------------------------------
@@ -68,6 +70,15 @@ def _is_object(doc: Any) -> bool:
     """A Kubernetes object (kustomize's own files have an apiVersion and a kind too)."""
     return (isinstance(doc, dict) and "apiVersion" in doc and "kind" in doc
             and not str(doc["apiVersion"]).startswith("kustomize.config.k8s.io"))
+
+
+# Resources of operators the cluster may run (deploy/k8s/monitoring): no schema of Kubernetes knows
+# them; tests/test_deploy_monitoring.py checks them.
+CUSTOM_API_GROUPS = ("monitoring.coreos.com/",)
+
+
+def _is_custom(doc: dict[str, Any]) -> bool:
+    return str(doc["apiVersion"]).startswith(CUSTOM_API_GROUPS)
 
 
 def _kustomization(folder: Path) -> dict[str, Any]:
@@ -192,6 +203,6 @@ MANIFESTS = [
     pytest.param(doc, id=f"{path.relative_to(K8S)}:{doc['kind']}/{doc['metadata']['name']}")
     for path in sorted(K8S.rglob("*.yaml"))
     for doc in _documents(path)
-    if _is_object(doc)
+    if _is_object(doc) and not _is_custom(doc)
 ]
 KUSTOMIZATIONS = sorted(p.parent for p in K8S.rglob("kustomization.yaml"))

@@ -17,7 +17,7 @@ from nats.js.kv import KeyValue
 
 from maumau.v1 import accounts_pb2
 from services.accounts.domain import Account, evolve
-from services.runtime import subjects
+from services.runtime import metrics, subjects
 from services.runtime.direct import read_subject
 from services.table.store import WRONG_LAST_SEQUENCE, Conflict, duplicate_id
 
@@ -61,6 +61,7 @@ class AccountStore:
                                         stream=STREAM, headers=h)
         except BadRequestError as e:
             if e.err_code == WRONG_LAST_SEQUENCE:
+                metrics.APPEND_CONFLICTS.labels(STREAM).inc()
                 raise Conflict(str(e)) from None
             raise
         return ack.seq, bool(ack.duplicate)

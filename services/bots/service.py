@@ -24,6 +24,7 @@ from maumau.v1 import events_pb2, table_pb2
 from services.bots.play import decide, may_act
 from services.rules.state import State
 from services.rules.wire import action_to_pb
+from services.runtime import logs, metrics
 from services.runtime.consuming import consume
 from services.runtime.settings import BOT_BUDGET_MS, BOT_THINK_SECONDS
 from services.table.client import send
@@ -112,13 +113,16 @@ class BotsService:
     def _decide(self, turn: Turn) -> table_pb2.TableCommand | None:
         if turn.state is None:
             return turn.command
-        action = decide(turn.state, turn.seat, turn.level, random.Random(self.rng.random()), self.settings.budget_ms)
+        with metrics.BOT_THINK_SECONDS.time():
+            action = decide(turn.state, turn.seat, turn.level, random.Random(self.rng.random()),
+                            self.settings.budget_ms)
         if action is None:
             return None
         turn.command.act.CopyFrom(action_to_pb(action, turn.state.rs.family))
         return turn.command
 
     async def _act(self, msg: Msg, turns: list[Turn]) -> None:
+        logs.TABLE_ID.set(turns[0].command.table_id)  # this task's log lines name the table
         try:
             if turns and self.settings.think_seconds:
                 await asyncio.sleep(self.rng.uniform(0.5, 1.5) * self.settings.think_seconds)

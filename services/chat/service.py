@@ -23,7 +23,7 @@ from maumau.v1 import chat_pb2, table_pb2
 from services.chat import store
 from services.chat.seating import seatings
 from services.chat.text import clean
-from services.runtime import tracing
+from services.runtime import metrics, tracing
 from services.runtime.commands import CommandService
 from services.runtime.refusals import Refused
 from services.runtime.settings import CHAT_MAX_CHARS, CHAT_RATE, parse_rate
@@ -139,6 +139,7 @@ class ChatService(CommandService[chat_pb2.ChatCommand, chat_pb2.ChatReply]):
             line = await store.line_at(self.js, seq) or line
         else:
             self.stats["posted"] += 1
+            metrics.CHAT_LINES.inc()
         posted = chat_pb2.ChatPosted(seq=seq, line=line)
         self.recent[cmd.table_id, cmd.command_id] = posted
         while len(self.recent) > self.settings.recent_lines:

@@ -27,6 +27,7 @@ from nats.js.kv import KeyValue
 
 from maumau.v1 import events_pb2
 from services.clock.timers import KINDS, Durations, Timer, timers
+from services.runtime import logs, metrics
 from services.runtime.consuming import consume
 from services.table.client import send
 from services.table.repository import tables
@@ -137,6 +138,7 @@ class ClockService:
     async def _fire(self) -> None:
         while True:
             due = [x for xs in self.pending.values() for x in xs]
+            metrics.TIMERS_PENDING.set(len(due))
             soonest = min((x.due for x in due), default=None)
             wait = 3600.0 if soonest is None else max(0.0, soonest - self.now())
             if wait > 0:
@@ -148,13 +150,16 @@ class ClockService:
             await asyncio.gather(*(self._fire_one(x) for x in due if x.due <= now))
 
     async def _fire_one(self, timer: Timer) -> None:
+        logs.TABLE_ID.set(timer.table_id)  # a task of its own (gather): its log lines name the table
         try:
             reply = await send(self.nc, timer.command())
         except (NatsError, OSError) as e:
             log.warning("timer %s not delivered (%s); trying again", timer.command_id, e or type(e).__name__)
+            metrics.TIMERS_FIRED.labels(timer.kind, "unavailable").inc()
             self._postpone(timer)
             return
         code = reply.refusal.code if reply.WhichOneof("result") == "refusal" else "done"
+        metrics.TIMERS_FIRED.labels(timer.kind, metrics.code(code)).inc()
         if code in ("not_due", "unavailable"):
             self._postpone(timer)
             return

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import logging
 import signal
+import time
 from collections.abc import AsyncIterator, Callable
 from typing import TypeVar
 
@@ -34,8 +35,8 @@ from services.rules.wire import (
     state_to_pb,
     view_to_pb,
 )
-from services.runtime import tracing
-from services.runtime.lifecycle import setup_logging
+from services.runtime import metrics, tracing
+from services.runtime.lifecycle import setup_logging, start_health
 
 log = logging.getLogger("maumau.rules")
 tracer = trace.get_tracer("maumau.rules")
@@ -68,6 +69,17 @@ def _fold(s: State, events: tuple[Event, ...]) -> State:
 
 
 def _decide(request: rules_pb2.DecideRequest) -> rules_pb2.DecideReply:
+    started, result = time.perf_counter(), "invalid"
+    try:
+        reply = _decided(request)
+        result = "accepted" if reply.WhichOneof("result") == "accepted" else "rejected"
+        return reply
+    finally:
+        metrics.DECISIONS.labels(result).inc()
+        metrics.DECISION_SECONDS.observe(time.perf_counter() - started)
+
+
+def _decided(request: rules_pb2.DecideRequest) -> rules_pb2.DecideReply:
     s = _state(request.state)
     if not request.HasField("action"):
         raise InvalidRequest("Decide needs an action")
@@ -162,12 +174,17 @@ async def start(host: str, port: int) -> tuple[grpc.aio.Server, int]:
     return server, bound
 
 
-async def serve(host: str, port: int) -> None:
-    """Serve until SIGINT/SIGTERM, then drain in-flight calls."""
+async def serve(host: str, port: int, health_port: int = 0) -> None:
+    """Serve until SIGINT/SIGTERM, then drain in-flight calls; /metrics on ``health_port`` (0: none)."""
     setup_logging("rules")
     tracing.setup("rules")
     server, bound = await start(host, port)
     log.info("rules service listening on %s:%d", host, bound)
+
+    async def serving() -> bool:
+        return True  # the gRPC health service says more: this port is for /metrics
+
+    health_runner = await start_health(health_port, serving)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -176,5 +193,7 @@ async def serve(host: str, port: int) -> None:
         await stop.wait()
     finally:
         await server.stop(grace=5)
+        if health_runner is not None:
+            await health_runner.cleanup()
         log.info("rules service stopped")
 

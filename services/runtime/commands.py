@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import weakref
 from collections import Counter
 from dataclasses import dataclass, field
@@ -23,7 +24,7 @@ from nats.aio.client import Client as NATS
 from nats.aio.msg import Msg
 from opentelemetry import trace
 
-from services.runtime import subjects, tracing
+from services.runtime import logs, metrics, subjects, tracing
 from services.runtime.refusals import Refused
 from services.runtime.requests import answer
 
@@ -87,20 +88,32 @@ class CommandService(Generic[C, R]):
         name, attributes = self.span(cmd)
         span = trace.get_tracer(f"maumau.{self.kind}").start_as_current_span(
             name, context=tracing.extract(headers), kind=trace.SpanKind.SERVER, attributes=attributes)
-        async with lock:
-            try:
-                with span:
-                    if not cmd.command_id or not cmd.table_id or not cmd.actor:
-                        raise Refused("bad_request", "a command needs a command id, a table id and an actor")
-                    return await self.decide(cmd)
-            except Refused as r:
-                self.stats["refused"] += 1
-                what = attributes.get("maumau.command") or self.kind
-                self.log.info("refused %s on table %s by %s: %s", what, cmd.table_id, cmd.actor, r.code)
-                return self.refusal(r.code, str(r))
-            except Exception:
-                self.forget(cmd.table_id)
-                raise
+        what = attributes.get("maumau.command") or self.kind
+        # the log lines of a table's command name the table (an account's request names none)
+        named = logs.TABLE_ID.set(attributes.get("maumau.table_id", ""))
+        started, result = time.perf_counter(), "unavailable"
+        try:
+            async with lock:
+                try:
+                    with span:
+                        if not cmd.command_id or not cmd.table_id or not cmd.actor:
+                            raise Refused("bad_request", "a command needs a command id, a table id and an actor")
+                        reply = await self.decide(cmd)
+                        result = "done"
+                        return reply
+                except Refused as r:
+                    self.stats["refused"] += 1
+                    result = r.code
+                    self.log.info("refused %s on table %s by %s: %s", what, cmd.table_id, cmd.actor, r.code)
+                    return self.refusal(r.code, str(r))
+                except Exception:
+                    self.forget(cmd.table_id)
+                    raise
+        finally:
+            command = metrics.code(what)
+            metrics.COMMANDS.labels(self.kind, command, metrics.code(result)).inc()
+            metrics.COMMAND_SECONDS.labels(self.kind, command).observe(time.perf_counter() - started)
+            logs.TABLE_ID.reset(named)
 
     async def serve(self, nc: NATS) -> None:
         """Answer commands until cancelled."""
@@ -112,9 +125,11 @@ class CommandService(Generic[C, R]):
         try:
             cmd = self.parse(msg.data)
         except DecodeError:
+            metrics.COMMANDS.labels(self.kind, "other", "bad_request").inc()
             reply = self.refusal("bad_request", f"not a {self.kind} command")
         else:
             if cmd.table_id and cmd.table_id != table_id:
+                metrics.COMMANDS.labels(self.kind, "other", "bad_request").inc()
                 reply = self.refusal("bad_request", "the command's table is not the subject's")
             else:
                 cmd.table_id = table_id

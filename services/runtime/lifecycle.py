@@ -1,4 +1,8 @@
-"""Run a service until SIGINT/SIGTERM, with a NATS connection and an optional health endpoint."""
+"""Run a service until SIGINT/SIGTERM, with a NATS connection and an optional health endpoint.
+
+The health endpoint (``MAUMAU_HEALTH_PORT``) answers ``/healthz``, ``/readyz`` and ``/metrics``
+(Prometheus, ``services.runtime.metrics``).
+"""
 
 from __future__ import annotations
 
@@ -16,6 +20,8 @@ from aiohttp import web
 from nats.aio.client import Client as NATS
 from nats.errors import Error as NatsError
 
+from services.runtime import logs
+from services.runtime.metrics import exposition
 from services.runtime.settings import Settings
 
 T = TypeVar("T")
@@ -44,9 +50,12 @@ def tune_gc() -> None:
 
 
 def setup_logging(name: str, level: str | None = None) -> None:
-    """Log lines that name the service, at ``level`` (else the environment's ``MAUMAU_LOG_LEVEL``)."""
-    level = level or Settings.from_env().log_level
-    logging.basicConfig(level=level, format=f"%(asctime)s {name} %(levelname)s %(name)s: %(message)s")
+    """Log lines that name the service, at ``level`` (else the environment's ``MAUMAU_LOG_LEVEL``).
+
+    JSON lines, or text on a terminal (``MAUMAU_LOG_FORMAT``): ``services.runtime.logs``.
+    """
+    settings = Settings.from_env()
+    logs.setup(name, level or settings.log_level, settings.log_format)
 
 
 async def connect(url: str, name: str) -> NATS:
@@ -83,7 +92,14 @@ async def nats_answers(nc: NATS, timeout: float = 1.0) -> bool:
     return True
 
 
-async def _health(port: int, ready: Callable[[], Awaitable[bool]]) -> web.AppRunner | None:
+async def metrics(_: web.Request) -> web.Response:
+    """``/metrics``: every metric of this process, in Prometheus's text format."""
+    body, content_type = exposition()
+    return web.Response(body=body, headers={"Content-Type": content_type})
+
+
+async def start_health(port: int, ready: Callable[[], Awaitable[bool]]) -> web.AppRunner | None:
+    """Serve ``/healthz``, ``/readyz`` (200 while ``ready()``) and ``/metrics`` on ``port`` (0: nothing)."""
     if not port:
         return None
 
@@ -97,13 +113,14 @@ async def _health(port: int, ready: Callable[[], Awaitable[bool]]) -> web.AppRun
     app = web.Application()
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/readyz", readyz)
-    runner = web.AppRunner(app)
+    app.router.add_get("/metrics", metrics)
+    runner = web.AppRunner(app, access_log=None)  # probes and scrapes every few seconds: not worth a line each
     await runner.setup()
     await web.TCPSite(runner, "0.0.0.0", port).start()  # probes come from outside the pod
     return runner
 
 
-async def run_until_stopped(work: Awaitable[None], nc: NATS, health_port: int = 0,
+async def run_until_stopped(work: Awaitable[object], nc: NATS, health_port: int = 0,
                             ready: Callable[[], bool] = lambda: True) -> None:
     """Run ``work`` until a signal (or until it ends), then close NATS and stop the health endpoint.
 
@@ -118,7 +135,7 @@ async def run_until_stopped(work: Awaitable[None], nc: NATS, health_port: int = 
     async def answering() -> bool:
         return ready() and await nats_answers(nc)
 
-    runner = await _health(health_port, answering)
+    runner = await start_health(health_port, answering)
     try:
         stopping = asyncio.create_task(stop.wait())
         await asyncio.wait([task, stopping], return_when=asyncio.FIRST_COMPLETED)

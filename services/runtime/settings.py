@@ -94,6 +94,7 @@ class Settings:
     expiry_seconds: float
     health_port: int
     log_level: str = "INFO"
+    log_format: str = ""  # MAUMAU_LOG_FORMAT: json or text (unset: text on a terminal, else JSON lines)
     bot_think_seconds: float = BOT_THINK_SECONDS
     bot_budget_ms: float = BOT_BUDGET_MS
     chat_max_chars: int = CHAT_MAX_CHARS
@@ -116,6 +117,7 @@ class Settings:
             expiry_seconds=_float("MAUMAU_EXPIRY_SECONDS", EXPIRY_SECONDS),
             health_port=int(os.environ.get("MAUMAU_HEALTH_PORT", "0")),
             log_level=os.environ.get("MAUMAU_LOG_LEVEL") or "INFO",
+            log_format=os.environ.get("MAUMAU_LOG_FORMAT", ""),
             bot_think_seconds=_float("MAUMAU_BOT_THINK_SECONDS", BOT_THINK_SECONDS),
             bot_budget_ms=_float("MAUMAU_BOT_BUDGET_MS", BOT_BUDGET_MS),
             chat_max_chars=int(os.environ.get("MAUMAU_CHAT_MAX_CHARS") or CHAT_MAX_CHARS),

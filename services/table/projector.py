@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 from zoneinfo import ZoneInfo
@@ -22,6 +23,7 @@ from services.disputes.projections import DURABLE as DISPUTES_DURABLE
 from services.disputes.store import STREAM as DISPUTES_STREAM
 from services.rankings.periods import zone
 from services.rankings.projection import Standings
+from services.runtime import metrics
 from services.runtime.consuming import consume
 from services.table.domain import Status, Table
 from services.table.projections import finish, metadata, migrate, position, project
@@ -112,6 +114,8 @@ class Projector(Patient):
         stored = [(m.metadata.sequence.stream, m.subject.rsplit(".", 1)[-1], events_pb2.EventBatch.FromString(m.data))
                   for m in msgs]
         await self.patiently(lambda: self.apply_many(stored))
+        metrics.PROJECTION_POSITION.labels("tables").set(stored[-1][0])
+        metrics.PROJECTION_LAG.labels("tables").set(max(0.0, time.time() - msgs[-1].metadata.timestamp.timestamp()))
         for msg in msgs:
             await msg.ack()
 

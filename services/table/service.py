@@ -17,7 +17,7 @@ from typing import ClassVar
 
 from maumau.v1 import events_pb2, table_pb2
 from services.rules.version import ENGINE_VERSION
-from services.runtime import tracing
+from services.runtime import metrics, tracing
 from services.runtime.commands import CommandService
 from services.runtime.refusals import Refused
 from services.runtime.settings import ABSENCE_SECONDS, EXPIRY_SECONDS
@@ -81,6 +81,7 @@ class TableService(CommandService[table_pb2.TableCommand, table_pb2.CommandReply
                 if fresh or not await self.tables.fast_forward(t):
                     raise
                 fresh = True
+                metrics.COMMAND_RETRIES.labels(self.kind).inc()
                 continue
             if not events:
                 return _done(t, cmd, [])
@@ -94,6 +95,7 @@ class TableService(CommandService[table_pb2.TableCommand, table_pb2.CommandReply
                 self.stats["conflicts"] += 1
                 await self.tables.fast_forward(t)
                 fresh = True
+                metrics.COMMAND_RETRIES.labels(self.kind).inc()
                 continue
             if duplicate:
                 self.stats["duplicates"] += 1

@@ -16,7 +16,7 @@ from nats.js.api import DiscardPolicy, RePublish, StorageType, StreamConfig
 from nats.js.errors import BadRequestError
 
 from maumau.v1 import events_pb2
-from services.runtime import subjects
+from services.runtime import metrics, subjects
 from services.runtime.direct import read_subject
 
 STREAM = "TABLES"
@@ -93,6 +93,7 @@ class EventStore:
             ack = await self.js.publish(subjects.table_events(table_id), data, stream=STREAM, headers=h)
         except BadRequestError as e:
             if e.err_code == WRONG_LAST_SEQUENCE:
+                metrics.APPEND_CONFLICTS.labels(STREAM).inc()
                 raise Conflict(str(e)) from None
             raise
         return Stored(ack.seq, batch, data), bool(ack.duplicate)
