@@ -77,6 +77,8 @@ export function createProfileScreen(ctx, name) {
           h('span', { class: `result result-${s.result}`, testid: 'history-result' }, result),
           h('span', { class: 'history-rs' }, ruleset),
           categoryBadge(m.category),
+          m.annulled ? h('span', { class: 'tag history-annulled', testid: 'history-annulled', title: t('dispute.annulled_hint') },
+            t('dispute.annulled_tag')) : null, // staff annulled it (docs/disputes.md): in no total
           h('span', { class: 'history-opponents', testid: 'history-opponents' }, s.opponents),
           h('span', { class: 'muted history-end', testid: 'history-end' }, s.ended),
           m.xp ? h('span', { class: `history-xp${m.xp < 0 ? ' xp-neg' : ''}`, testid: 'history-xp' }, xpText(m.xp, getLang())) : null,
@@ -204,6 +206,8 @@ export function createProfileScreen(ctx, name) {
     return h('section', { class: 'panel profile-settings', testid: 'profile-settings', 'aria-labelledby': 'profile-settings-title' },
       h('h2', { id: 'profile-settings-title' }, t('profile.settings')),
       avatarPicker(), renameForm(), passwordForm(),
+      h('p', { class: 'profile-reports' }, h('a', { class: 'btn btn-small btn-ghost', href: '/relatos', 'data-link': true,
+        testid: 'profile-reports' }, t('dispute.mine'))), // "Meus relatos": the problems one reported, and the answers
       h('div', { class: 'profile-everywhere' },
         h('p', { class: 'muted' }, t('profile.everywhere_hint')),
         h('button', { class: 'btn btn-ghost', type: 'button', testid: 'btn-logout-everywhere', onclick: everywhere },

@@ -90,8 +90,12 @@ async def test_a_report_is_upheld_by_staff_at_its_moment_and_the_player_reads_th
     await expect(sol.by("toasts")).to_contain_text("Relato encerrado")
     await expect(sol.page).to_have_url(re.compile(r"/staff$"))
 
-    # the player reads the answer in "Meus relatos"
-    await davi.page.goto("/relatos")
+    # the match is annulled in the player's history; "Meus relatos" (from the own profile) has the answer
+    await davi.page.get_by_role("link", name=f"Meu perfil ({davi.name})").click()
+    await reload_until(davi, "profile-history", "ANULADA")
+    await expect(davi.by("profile-history").get_by_test_id("history-annulled")).to_have_count(1)
+    await davi.by("profile-reports").click()
+    await expect(davi.page).to_have_url(re.compile(r"/relatos$"))
     await reload_until(davi, "my-report-status", "Procede · partida anulada")
     await expect(davi.by("my-report-note")).to_contain_text("Procede: a partida foi anulada.")
     await davi.shot("disputes-3-answer")

@@ -539,6 +539,8 @@ export const en = {
   'dispute.verdict.upheld': 'Upheld',
   'dispute.annulled': 'match annulled',
   'dispute.staff_says': 'The staff answered:',
+  'dispute.annulled_tag': 'ANNULLED',
+  'dispute.annulled_hint': 'The staff annulled this match: it counts in no ranking, XP or chips',
   'staff.title': 'Staff: reports',
   'staff.only': 'This page is for the staff only.',
   'staff.empty': 'No open reports.',

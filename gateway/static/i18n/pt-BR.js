@@ -550,6 +550,8 @@ export const pt = {
   'dispute.verdict.upheld': 'Procede',
   'dispute.annulled': 'partida anulada',
   'dispute.staff_says': 'Resposta da equipe:',
+  'dispute.annulled_tag': 'ANULADA',
+  'dispute.annulled_hint': 'A equipe anulou esta partida: ela não conta nos rankings, no XP nem nas fichas',
   'staff.title': 'Equipe: relatos',
   'staff.only': 'Esta página é só para a equipe.',
   'staff.empty': 'Nenhum relato aberto.',
