@@ -5,10 +5,10 @@ folds them (one handler per event in ``_EVOLVE``).
 
 >>> d = Dispute("d1")
 >>> evolve(d, 1, report(d, "t1", 12, 1, "g-ana", "Ana", 0, "  He had no 7!  ", now=0.0))
->>> (d.status, d.table_seq, d.text)
+>>> (str(d.status), d.table_seq, d.text)
 ('open', 12, 'He had no 7!')
 >>> evolve(d, 2, close(d, "upheld", "Annulled.", "s1", "Sol", annulled=True, now=1.0))
->>> (d.status, d.verdict, d.annulled, d.seq)
+>>> (str(d.status), d.verdict, d.annulled, d.seq)
 ('closed', 'upheld', True, 2)
 """
 
