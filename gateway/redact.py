@@ -25,7 +25,7 @@ def table_info(t: Table, identity: str, seat: int | None = None) -> dict[str, An
         "end_reason": t.end_reason, "ended_by": t.ended_by if t.ended_by >= 0 else None,
         "absent_seat": t.absent_seat if t.absent_seat >= 0 else None,
         "rematch": sorted(t.rematch), "rematch_closed": t.rematch_closed,
-        "auto": sorted(t.auto),
+        "auto": sorted(t.auto), "away": sorted(t.away), "open": t.open,
         "partners": _partners(t),
         # competitive tables (docs/rankings.md): the stake per seat, what this match is played for, the vote
         "stake": t.stake, "match_stake": t.match_stake, "penalty": _penalty(t),
@@ -118,6 +118,8 @@ _REDACT: dict[str, Callable[[events_pb2.Event, int | None], dict[str, Any]]] = {
     "match_ended": _match_ended,
     "rematch_voted": lambda ev, _: {"seat": ev.rematch_voted.seat, "accept": ev.rematch_voted.accept},
     "absence_noticed": lambda ev, _: {"seat": ev.absence_noticed.seat},
+    "player_away": lambda ev, _: {"seat": ev.player_away.seat},
+    "player_back": lambda ev, _: {"seat": ev.player_back.seat},
     "turn_timed_out": lambda ev, _: {"seat": ev.turn_timed_out.seat},
     "seat_moved": lambda ev, _: {"seat": ev.seat_moved.seat, "to": ev.seat_moved.to},
     "match_annulled": lambda ev, _: {"match_no": ev.match_annulled.match_no},  # staff upheld a dispute

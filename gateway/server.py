@@ -9,6 +9,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from aiohttp import web
+from nats.js.kv import KeyValue
 
 from gateway import accounts_api, disputes_api, headers, quickmatch_api, rankings_api, ratelimit
 from gateway.addresses import client_address, group
@@ -28,6 +29,7 @@ from gateway.identity import clean_name
 from gateway.sessions import session_of
 from gateway.ws import Sockets, serve_socket
 from services.chat.store import ensure_stream as ensure_chat_stream
+from services.clock.presence import bucket as presence_bucket
 from services.rankings.periods import zone
 from services.runtime import tracing
 from services.runtime.lifecycle import connect, nats_answers, setup_logging, start_health
@@ -42,6 +44,7 @@ FEEDS_KEY = web.AppKey("feeds", Feeds)
 TABLES_CACHED = 1_000  # tables the HTTP API looked at lately
 ORIGINS_KEY = web.AppKey("origins", frozenset[str])
 SOCKETS_KEY = web.AppKey("sockets", Sockets)
+PRESENCE_KEY = web.AppKey("presence", KeyValue)  # where sockets mark the seats they hold (gateway/presence.py)
 
 
 _QUERY = re.compile(r"\?[^\s'\"]*|token=[^\s&'\"]*")
@@ -117,7 +120,8 @@ async def websocket(request: web.Request) -> web.StreamResponse:
         name = clean_name(request.query.get("name"), "Jogador")
     address = group(client_address(request, request.app[PROXIES_KEY]))
     return await serve_socket(request, identity, name, request.app[FEEDS_KEY],
-                              request.app[NATS_KEY], request.app[SOCKETS_KEY], address, session is not None)
+                              request.app[NATS_KEY], request.app[SOCKETS_KEY], address, session is not None,
+                              request.app[PRESENCE_KEY])
 
 
 async def index(request: web.Request) -> web.FileResponse:
@@ -155,6 +159,7 @@ def make_app(cfg: Settings, origins: frozenset[str]) -> web.Application:
         await ensure_chat_stream(nc.jetstream(), replicas=cfg.stream_replicas)
         app[NATS_KEY] = nc
         app[FEEDS_KEY] = feeds = Feeds(nc)
+        app[PRESENCE_KEY] = await presence_bucket(nc.jetstream(), cfg.stream_replicas)
         app[TABLES_KEY] = tables(EventStore(nc.jetstream()), TABLES_CACHED)
         try:
             async with following(feeds):

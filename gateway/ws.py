@@ -27,10 +27,12 @@ from google.protobuf import json_format
 from google.protobuf.message import Message
 from nats.aio.client import Client as NATS
 from nats.errors import Error as NatsError
+from nats.js.kv import KeyValue
 from sqlalchemy.exc import SQLAlchemyError
 
 from gateway.feeds import Feed, Feeds, UnknownTable, chat_line
 from gateway.http_api import DB_KEY, ZONE_KEY
+from gateway.presence import Marks
 from gateway.redact import events_frame, state_frame
 from gateway.stakes import vouch
 from maumau.v1 import actions_pb2, chat_pb2, events_pb2, table_pb2
@@ -97,6 +99,7 @@ class Socket:
     nc: NATS
     max_tables: int
     seat: Callable[[table_pb2.TableCommand, Table], Awaitable[None]]  # vouch for the socket's player taking a seat
+    marks: Marks | None = None  # where the socket's seats are marked present (None: nowhere)
     tables: set[str] = field(default_factory=set)
     outbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=lambda: asyncio.Queue(QUEUE))
     allowance: float = RATE
@@ -190,6 +193,8 @@ class Socket:
             log.exception("table %s could not be followed", table_id)
             raise FrameError("unavailable", "the table cannot be followed right now; subscribe again") from None
         self.tables.add(table_id)
+        if self.marks is not None:
+            self.marks.poke()
         missed = None
         if isinstance(since, int) and not isinstance(since, bool) and 0 < since <= feed.table.seq:
             missed = await self.feeds.replay(table_id, since, feed.table.seq,
@@ -254,6 +259,12 @@ class Socket:
             return {"ok": True, "seqs": [reply.posted.seq]}
         return {"ok": False, "code": reply.refusal.code, "message": reply.refusal.message}
 
+    def seats(self) -> set[tuple[str, int]]:
+        """The seats this socket's player holds at the tables it follows."""
+        held = ((table_id, feed.table.seat_of(self.identity)) for table_id in self.tables
+                if (feed := self.feeds.feeds.get(table_id)) is not None)
+        return {(table_id, seat) for table_id, seat in held if seat >= 0}
+
     async def close(self) -> None:
         for table_id in list(self.tables):
             await self.feeds.unwatch(table_id, self)
@@ -268,7 +279,8 @@ _TABLE_FRAMES: dict[str, Callable[[Socket, str, dict[str, Any]], Awaitable[None]
 
 
 async def serve_socket(request: web.Request, identity: str, name: str, feeds: Feeds, nc: NATS,
-                       sockets: Sockets, address: str, account: bool) -> web.WebSocketResponse:
+                       sockets: Sockets, address: str, account: bool,
+                       presence: KeyValue | None = None) -> web.WebSocketResponse:
     refused = sockets.admit(identity, address)
     if refused is not None:
         raise web.HTTPTooManyRequests(text=orjson.dumps({"error": {"code": "too_many_sockets",
@@ -286,7 +298,8 @@ async def serve_socket(request: web.Request, identity: str, name: str, feeds: Fe
         sockets.open.add(ws)
         metrics.WEBSOCKETS_OPENED.inc()
         with metrics.WEBSOCKETS_OPEN.track_inprogress():
-            await _serve(ws, Socket(ws, identity, name, feeds, nc, sockets.limits.tables, seat))
+            await _serve(ws, Socket(ws, identity, name, feeds, nc, sockets.limits.tables, seat,
+                                    Marks(presence, uuid.uuid4().hex[:12]) if presence is not None else None))
     finally:
         sockets.open.discard(ws)
         sockets.release(identity, address)
@@ -295,6 +308,7 @@ async def serve_socket(request: web.Request, identity: str, name: str, feeds: Fe
 
 async def _serve(ws: web.WebSocketResponse, sock: Socket) -> None:
     writer = asyncio.create_task(sock.writer(), name=f"ws-writer-{uuid.uuid4().hex[:6]}")
+    marking = asyncio.create_task(sock.marks.keep(sock.seats)) if sock.marks is not None else None
     try:
         async for msg in ws:
             if msg.type == WSMsgType.TEXT:
@@ -305,6 +319,10 @@ async def _serve(ws: web.WebSocketResponse, sock: Socket) -> None:
             elif msg.type == WSMsgType.ERROR:
                 break
     finally:
+        if marking is not None and sock.marks is not None:
+            marking.cancel()
+            await asyncio.gather(marking, return_exceptions=True)
+            await sock.marks.clear()
         await sock.close()
         writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, ConnectionResetError):

@@ -26,6 +26,7 @@ from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError
 from nats.js.kv import KeyValue
 
 from maumau.v1 import events_pb2
+from services.clock import presence
 from services.clock.timers import KINDS, Durations, Timer, timers
 from services.runtime import logs, metrics
 from services.runtime.consuming import consume
@@ -76,7 +77,9 @@ class ClockService:
     async def run(self) -> None:
         """Read the stream, watch the bucket and fire timers until cancelled."""
         kv = await self.bucket()
-        await asyncio.gather(self._consume(kv), self._watch(kv), self._fire())
+        marks = await presence.bucket(self.js, self.replicas)
+        await asyncio.gather(self._consume(kv), self._watch(kv), self._fire(),
+                             presence.follow(self.nc, marks, self._playing, self.folder.get))
 
     async def _consume(self, kv: KeyValue) -> None:
         config = ConsumerConfig(durable_name=DURABLE, deliver_policy=DeliverPolicy.ALL,
@@ -95,6 +98,11 @@ class ClockService:
                 await msg.ack()
 
         await consume(self.js, STREAM, config, handle, size=500, linger=self.linger, log=log)
+
+    def _playing(self) -> list[str]:
+        """The tables whose people's presence matters: a match in play (its absence or turn timer runs)."""
+        return [table_id for table_id, running in self.pending.items()
+                if any(x.kind in ("turn", "absence") for x in running)]
 
     async def _record(self, kv: KeyValue, table_id: str, seq: int, running: list[Timer]) -> None:
         """Write the table's timers unless the bucket already holds a later state of the table."""

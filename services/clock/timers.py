@@ -11,21 +11,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from maumau.v1 import table_pb2
-from services.runtime.settings import ABSENCE_SECONDS, EXPIRY_SECONDS
+from services.runtime.settings import ABSENCE_SECONDS, EXPIRY_SECONDS, STANDIN_SECONDS
 from services.table.domain import Table
 
-KINDS = frozenset({"turn", "absence", "expiry"})  # the timers this version runs
+KINDS = frozenset({"turn", "absence", "expiry", "standin"})  # the timers this version runs
 
 
 @dataclass(frozen=True)
 class Durations:
     absence: float = ABSENCE_SECONDS
     expiry: float = EXPIRY_SECONDS
+    standin: float = STANDIN_SECONDS
 
 
 @dataclass(frozen=True)
 class Timer:
-    kind: str  # turn, absence, expiry
+    kind: str  # turn, absence, expiry, standin
     table_id: str
     seq: int  # the table's last sequence when the timer was set: a later move makes it stale
     due: float
@@ -42,6 +43,8 @@ class Timer:
             cmd.turn_timeout.seq = self.seq
         elif self.kind == "absence":
             cmd.notice_absence.seq = self.seq
+        elif self.kind == "standin":
+            cmd.stand_in.seq = self.seq
         else:
             cmd.expire.SetInParent()
         return cmd
@@ -61,4 +64,7 @@ def timers(t: Table, d: Durations) -> list[Timer]:
             out.append(Timer("turn", t.table_id, t.seq, t.last_move + turn_seconds))
         if t.absent_seat < 0:
             out.append(Timer("absence", t.table_id, t.seq, t.last_move + d.absence))
+        away = [since for seat, since in t.away.items() if seat not in t.auto]
+        if turn_seconds and away:  # a stand-in plays for whoever left a timed table
+            out.append(Timer("standin", t.table_id, t.seq, min(away) + d.standin))
     return sorted(out, key=lambda x: x.due)

@@ -11,6 +11,7 @@ T = TypeVar("T", bound=Any)
 # The one default of each duration and limit; the dataclasses of the services name these.
 ABSENCE_SECONDS = 48 * 3600.0  # a player on turn away this long may be declared absent
 EXPIRY_SECONDS = 7 * 24 * 3600.0  # a table without a move this long expires
+STANDIN_SECONDS = 60.0  # a seated person away this long at a timed table is played for (automatic mode)
 BOT_THINK_SECONDS = 1.2  # a natural pause before a bot acts, so people can follow the game
 BOT_BUDGET_MS = 100.0  # the strongest bot's search time per move
 CHAT_MAX_CHARS = 300
@@ -93,6 +94,7 @@ class Settings:
     absence_seconds: float
     expiry_seconds: float
     health_port: int
+    standin_seconds: float = STANDIN_SECONDS
     log_level: str = "INFO"
     log_format: str = ""  # MAUMAU_LOG_FORMAT: json or text (unset: text on a terminal, else JSON lines)
     bot_think_seconds: float = BOT_THINK_SECONDS
@@ -116,6 +118,7 @@ class Settings:
             absence_seconds=_float("MAUMAU_ABSENCE_SECONDS", ABSENCE_SECONDS),
             expiry_seconds=_float("MAUMAU_EXPIRY_SECONDS", EXPIRY_SECONDS),
             health_port=int(os.environ.get("MAUMAU_HEALTH_PORT", "0")),
+            standin_seconds=_float("MAUMAU_STANDIN_SECONDS", STANDIN_SECONDS),
             log_level=os.environ.get("MAUMAU_LOG_LEVEL") or "INFO",
             log_format=os.environ.get("MAUMAU_LOG_FORMAT", ""),
             bot_think_seconds=_float("MAUMAU_BOT_THINK_SECONDS", BOT_THINK_SECONDS),

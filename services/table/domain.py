@@ -21,7 +21,7 @@ from services.rules.rulesets import OptionError, make_ruleset
 from services.rules.state import State
 from services.rules.wire import SCHEMA_VERSION, action_from_pb, action_to_pb, options_from_pb
 from services.runtime.refusals import Refused
-from services.runtime.settings import ABSENCE_SECONDS, EXPIRY_SECONDS
+from services.runtime.settings import ABSENCE_SECONDS, EXPIRY_SECONDS, STANDIN_SECONDS
 
 BOT_BY_LEVEL = (("Robô Ás", "strong"), ("Robô Valete", "medium"), ("Robô Sete", "weak"))
 RECENT_COMMANDS = 512  # command ids remembered per table, for re-sent commands
@@ -83,6 +83,8 @@ class Table:
     absent_seat: int = -1  # the player on turn whose absence was noticed (the others may end the match)
     rematch_closed: bool = False
     auto: set[int] = field(default_factory=set)  # seats in automatic mode: the system plays their turns at once
+    away: dict[int, float] = field(default_factory=dict)  # seated people with no page open, since when
+    stood_in: set[int] = field(default_factory=set)  # automatic because away: back, they play again
     timed_out: set[int] = field(default_factory=set)  # seats whose last turn the timer played (twice: automatic)
     annulled: set[int] = field(default_factory=set)  # matches staff annulled, upholding a dispute (docs/disputes.md)
     seq: int = 0
@@ -123,6 +125,7 @@ class Context:
     new_seed: Callable[[], str]  # 64 hex digits
     absence_seconds: float = ABSENCE_SECONDS
     expiry_seconds: float = EXPIRY_SECONDS
+    standin_seconds: float = STANDIN_SECONDS
 
 
 def _stamp(ev: events_pb2.Event, cmd: table_pb2.TableCommand, now: float) -> events_pb2.Event:
@@ -445,7 +448,33 @@ def _annul(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[events_p
     return [envelope(cmd, ctx.now, match_annulled=annulled)]
 
 
-_CLOCK = {"turn_timeout": _turn_timeout, "notice_absence": _notice_absence}
+async def _presence(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[events_pb2.Event]:
+    seat, here = cmd.presence.seat, cmd.presence.here
+    if not 0 <= seat < len(t.players) or t.players[seat].bot or here != (seat in t.away):
+        raise Refused("stale_presence", "the table knows it already")
+    if not here:
+        return [envelope(cmd, ctx.now, player_away=table_pb2.PlayerAway(seat=seat))]
+    events = [envelope(cmd, ctx.now, player_back=table_pb2.PlayerBack(seat=seat))]
+    if seat in t.stood_in and seat in t.auto:
+        back = table_pb2.AutoModeChanged(seat=seat, on=False, reason="returned")
+        events.append(envelope(cmd, ctx.now, auto_mode_changed=back))
+    return events
+
+
+async def _stand_in(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[events_pb2.Event]:
+    _playing(t)
+    if cmd.stand_in.seq != t.seq or not t.options.get("turn_seconds"):
+        raise Refused("stale_timer", "the table has moved since the timer was set")
+    due = [seat for seat, since in sorted(t.away.items())
+           if seat not in t.auto and ctx.now - since >= ctx.standin_seconds]
+    if not due:
+        raise Refused("not_due", "nobody has been away long enough")
+    return [envelope(cmd, ctx.now, auto_mode_changed=table_pb2.AutoModeChanged(seat=seat, on=True, reason="away"))
+            for seat in due]
+
+
+_CLOCK = {"presence": _presence, "stand_in": _stand_in,
+          "turn_timeout": _turn_timeout, "notice_absence": _notice_absence}
 
 _CREATOR_ONLY = frozenset({"fill_bots", "start", "move_seat"})  # what a creator who only watches may still do
 
@@ -490,7 +519,7 @@ def _match_started(t: Table, ev: events_pb2.Event) -> None:
     t.category = Category(ev.match_started.category or t.seated_category())  # stored before categories: as now
     t.match_stake, t.penalty_votes, t.penalised = ev.match_started.stake, {}, False
     t.status, t.end_reason, t.winners, t.rematch, t.rematch_closed = Status.PLAYING, "", [], set(), False
-    t.ended_by, t.auto, t.timed_out = -1, set(), set()
+    t.ended_by, t.auto, t.timed_out, t.stood_in = -1, set(), set(), set()
 
 
 def _round_dealt(t: Table, ev: events_pb2.Event) -> None:
@@ -541,6 +570,14 @@ def _rematch_closed(t: Table, ev: events_pb2.Event) -> None:  # stored by earlie
     t.rematch_closed = True
 
 
+def _player_away(t: Table, ev: events_pb2.Event) -> None:
+    t.away[ev.player_away.seat] = ev.time.ToNanoseconds() / 1e9
+
+
+def _player_back(t: Table, ev: events_pb2.Event) -> None:
+    t.away.pop(ev.player_back.seat, None)
+
+
 def _turn_timed_out(t: Table, ev: events_pb2.Event) -> None:
     t.timed_out.add(ev.turn_timed_out.seat)
 
@@ -548,6 +585,7 @@ def _turn_timed_out(t: Table, ev: events_pb2.Event) -> None:
 def _auto_mode_changed(t: Table, ev: events_pb2.Event) -> None:
     a = ev.auto_mode_changed
     (t.auto.add if a.on else t.auto.discard)(a.seat)
+    (t.stood_in.add if a.on and a.reason == "away" else t.stood_in.discard)(a.seat)
     t.timed_out.discard(a.seat)  # timeouts are counted afresh
 
 
@@ -560,7 +598,8 @@ _EVOLVE: dict[str, Callable[[Table, events_pb2.Event], None]] = {
     "round_dealt": _round_dealt, "action_taken": _action_taken, "match_ended": _match_ended,
     "rematch_voted": _rematch_voted, "absence_noticed": _absence_noticed, "penalty_voted": _penalty_voted,
     "leaver_penalised": _leaver_penalised, "rematch_closed": _rematch_closed,
-    "turn_timed_out": _turn_timed_out, "auto_mode_changed": _auto_mode_changed, "seat_moved": _seat_moved,
+    "turn_timed_out": _turn_timed_out, "auto_mode_changed": _auto_mode_changed,
+    "player_away": _player_away, "player_back": _player_back, "seat_moved": _seat_moved,
     "match_annulled": _match_annulled,
 }
 """What each kind of event does to a table."""
@@ -582,7 +621,8 @@ def evolve(t: Table, seq: int, ev: events_pb2.Event) -> None:
 
 
 # the clock's notes, and the votes after a match, keep the clocks running
-_NOT_MOVES = frozenset({"absence_noticed", "rematch_closed", "penalty_voted", "leaver_penalised",
+_NOT_MOVES = frozenset({"player_away", "player_back",  # who is connected is no move
+                        "absence_noticed", "rematch_closed", "penalty_voted", "leaver_penalised",
                         "match_annulled"})  # staff annulling a match (docs/disputes.md)
 
 
