@@ -539,6 +539,7 @@ export const en = {
   'dispute.verdict.upheld': 'Upheld',
   'dispute.annulled': 'match annulled',
   'dispute.staff_says': 'The staff answered:',
+  'log.annulled': v => `The staff annulled match ${v.n}: it counts in no ranking, XP or chips.`,
   'dispute.annulled_tag': 'ANNULLED',
   'dispute.annulled_hint': 'The staff annulled this match: it counts in no ranking, XP or chips',
   'staff.title': 'Staff: reports',

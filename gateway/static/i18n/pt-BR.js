@@ -550,6 +550,7 @@ export const pt = {
   'dispute.verdict.upheld': 'Procede',
   'dispute.annulled': 'partida anulada',
   'dispute.staff_says': 'Resposta da equipe:',
+  'log.annulled': v => `A equipe anulou a partida ${v.n}: ela não conta nos rankings, no XP nem nas fichas.`,
   'dispute.annulled_tag': 'ANULADA',
   'dispute.annulled_hint': 'A equipe anulou esta partida: ela não conta nos rankings, no XP nem nas fichas',
   'staff.title': 'Equipe: relatos',

@@ -108,6 +108,9 @@ export function describeEvent(ev, { me, names, ruleset, view }) {
     case 'LeaverPenalised':
       line([{ k: ev.seat === me ? 'log.penalised_you' : 'log.penalised', v: { name: names[ev.seat] ?? '' } }], 'warn');
       break;
+    case 'MatchAnnulled': // staff upheld a dispute (docs/disputes.md)
+      line([{ k: 'log.annulled', v: { n: ev.match_no } }], 'warn');
+      break;
     default: break;
   }
   return out;

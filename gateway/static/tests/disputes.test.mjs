@@ -1,0 +1,30 @@
+// Unit tests of the disputes' words in the client (docs/disputes.md): node --test gateway/static/tests/
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { MAX_REPORT } from '../disputes.js';
+import { errorText, setLang, t } from '../i18n.js';
+import { describeEvent, formatEntry } from '../table/eventlog.js';
+
+const said = (entries) => entries.map(formatEntry).join(' ');
+
+test('an annulled match is said in the table log, in both languages', () => {
+  const ctx = { me: 0, names: ['Ana', 'Bia'], ruleset: 'classic32', view: null };
+  const entries = describeEvent({ type: 'MatchAnnulled', match_no: 2 }, ctx);
+  assert.equal(said(entries), 'A equipe anulou a partida 2: ela não conta nos rankings, no XP nem nas fichas.');
+  assert.equal(entries[0].cls, 'warn');
+  setLang('en');
+  try {
+    assert.equal(said(entries), 'The staff annulled match 2: it counts in no ranking, XP or chips.');
+  } finally {
+    setLang('pt-BR');
+  }
+});
+
+test('the disputes refusals and the report limit have words', () => {
+  for (const code of ['not_staff', 'unknown_dispute', 'dispute_closed', 'bad_verdict', 'no_match', 'match_in_play', 'annulled']) {
+    assert.doesNotMatch(errorText(code), /Algo deu errado/, code);
+  }
+  assert.equal(MAX_REPORT, 500);
+  assert.match(t('dispute.help', { n: MAX_REPORT }), /500 caracteres/);
+});
