@@ -11,8 +11,8 @@ server twice as much per message, as it steps over the other tables' messages be
 (docs/record.md, "How fast"). The tables are then shared among one process per core, each
 verifying its own.
 One JSON line: the verify phase's tables, events, seconds and events/s, whether every table
-verified, and for comparison the raw engine's actions/s (``maumau bench rules``: one state
-stepped in place) measured in the same run.
+verified, how many of those seconds the read took, and for comparison the raw engine's
+actions/s (``maumau bench rules``: one state stepped in place) measured in the same run.
 """
 
 from __future__ import annotations
@@ -143,6 +143,7 @@ async def drive(nats_url: str, tables_count: int, events: int, seed: int) -> dic
         await _run_in(pool, workers, {})  # every worker started (``_started``)
         started = time.perf_counter()
         read = await _read_tables(nats_url, ids)
+        reading = time.perf_counter() - started
         results = await _run_in(pool, workers, read)  # the checks on every core
         elapsed = time.perf_counter() - started
     verified = all(ok for ok, _ in results) and all(read.values())  # and no table missing
@@ -150,6 +151,7 @@ async def drive(nats_url: str, tables_count: int, events: int, seed: int) -> dic
     engine = json.loads(engine_bench.run("classic52", PLAYERS, 3.0, seed))
     return {"tables": tables_count, "events": count, "seconds": round(elapsed, 3),
             "events_per_s": round(count / elapsed, 1), "verified": verified, "workers": workers,
+            "read_seconds": round(reading, 3),
             "engine_actions_per_s": engine["actions_per_s"]}
 
 
