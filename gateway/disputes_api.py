@@ -25,7 +25,7 @@ from gateway.sessions import session_of
 from maumau.v1 import table_pb2
 from services.accounts.domain import Account
 from services.disputes import desk, domain, projections
-from services.disputes.domain import Dispute
+from services.disputes.domain import Dispute, Status
 from services.disputes.store import DisputeStore
 from services.runtime.refusals import Refused
 from services.table.client import send
@@ -132,8 +132,13 @@ async def mine(request: web.Request) -> web.Response:
 
 
 async def open_disputes(request: web.Request) -> web.Response:
+    """The open disputes, newest first; ``?status=closed``: the closed ones."""
     await _staff(request)
-    return web.json_response({"disputes": await _listed(request, projections.open_disputes)})
+    status = request.query.get("status", Status.OPEN)
+    if status not in (Status.OPEN, Status.CLOSED):
+        raise json_error(400, "bad_request", "status is open or closed")
+    return web.json_response({"disputes": await _listed(
+        request, lambda conn: projections.open_disputes(conn, status=Status(status)))})
 
 
 async def look(request: web.Request) -> web.Response:

@@ -42,7 +42,7 @@ export const disputesApi = {
   report: (tableId, text) => call('POST', `/api/tables/${encodeURIComponent(tableId)}/disputes`, { text }),
   mine: () => call('GET', '/api/disputes/mine'),
   me: () => call('GET', '/api/me'),
-  open: () => call('GET', '/api/staff/disputes'),
+  open: (closed = false) => call('GET', `/api/staff/disputes${closed ? '?status=closed' : ''}`),
   look: (id) => call('GET', `/api/staff/disputes/${encodeURIComponent(id)}`),
   close: (id, verdict, note, annul) => call('POST', `/api/staff/disputes/${encodeURIComponent(id)}/close`, { verdict, note, annul }),
 };
@@ -151,10 +151,11 @@ export function createMyReportsScreen(ctx) {
   return { el, render, destroy() { destroyed = true; document.title = t('app.title'); } };
 }
 
-// -- the staff's desk (/staff, /staff?relato=<id>)
+// -- the staff's desk (/staff, /staff?encerrados=1, /staff?relato=<id>)
 
 export function createStaffScreen(ctx, disputeId) {
   const el = h('div', { class: 'disputes-page staff-page', testid: 'staff-page' });
+  const closedList = new URLSearchParams(location.search).get('encerrados') === '1';
   let data = { loading: true, staff: false, disputes: [], look: null, error: '' };
   let destroyed = false;
   let form = { verdict: 'dismissed', annul: false, note: '', sending: false, error: '' };
@@ -167,7 +168,7 @@ export function createStaffScreen(ctx, disputeId) {
       } else if (disputeId) {
         data = { ...data, loading: false, staff: true, look: await disputesApi.look(disputeId) }; // recorded: who looked, when
       } else {
-        data = { ...data, loading: false, staff: true, disputes: (await disputesApi.open()).disputes };
+        data = { ...data, loading: false, staff: true, disputes: (await disputesApi.open(closedList)).disputes };
       }
     } catch (err) {
       data = { ...data, loading: false, error: err.code || 'unavailable' };
@@ -179,6 +180,7 @@ export function createStaffScreen(ctx, disputeId) {
     return h('li', { class: 'panel dispute-item', testid: 'staff-dispute', dataset: { dispute: d.dispute_id } },
       h('p', { class: 'dispute-meta muted' }, when(d.opened_at), ' · ', d.reporter_name, ' · ', t('dispute.table', { id: d.table_id })),
       h('p', { class: 'dispute-text' }, d.text),
+      d.status === 'closed' ? h('p', { class: 'dispute-status' }, status(d), d.note ? ` — ${d.note}` : '') : null,
       h('a', { class: 'btn btn-small btn-primary', href: `/staff?relato=${encodeURIComponent(d.dispute_id)}`, 'data-link': true,
         testid: 'staff-open' }, t('staff.open')));
   }
@@ -245,7 +247,8 @@ export function createStaffScreen(ctx, disputeId) {
       h('h3', {}, t('staff.record')),
       steps(look),
       closeForm(d),
-      h('p', { class: 'muted', testid: 'staff-looks' }, t('staff.looks', { n: look.looks.length })),
+      h('p', { class: 'muted', testid: 'staff-looks' }, t('staff.looks', { n: look.looks.length }), ' ',
+        look.looks.map((l) => `${l.name} (${when(l.at)})`).join(', ')),
     ];
   }
 
@@ -257,10 +260,15 @@ export function createStaffScreen(ctx, disputeId) {
     else if (data.error) body = h('p', { class: 'notice notice-warn', role: 'alert', testid: 'staff-error' }, errorText(data.error));
     else if (!data.staff) body = h('p', { class: 'notice', testid: 'staff-only' }, t('staff.only'));
     else if (data.look) body = detail(data.look);
-    else if (!data.disputes.length) body = h('p', { class: 'muted', testid: 'staff-empty' }, t('staff.empty'));
+    else if (!data.disputes.length) body = h('p', { class: 'muted', testid: 'staff-empty' }, t(closedList ? 'staff.empty_closed' : 'staff.empty'));
     else body = h('ol', { class: 'dispute-list', testid: 'staff-disputes' }, data.disputes.map(listItem));
+    const tabs = data.staff && !data.look ? h('nav', { class: 'rank-tabs', 'aria-label': t('staff.title') },
+      [['open', '/staff', !closedList], ['closed', '/staff?encerrados=1', closedList]].map(([key, path, current]) => h('a', {
+        class: `rank-tab${current ? ' selected' : ''}`, href: path, 'data-link': true, testid: `staff-tab-${key}`,
+        'aria-current': current ? 'page' : null,
+      }, t(`staff.tab.${key}`)))) : null;
     const focused = document.activeElement?.dataset?.testid;
-    mount(el, h('section', { class: 'panel' }, h('h1', {}, t('staff.title')), body));
+    mount(el, h('section', { class: 'panel' }, h('h1', {}, t('staff.title')), tabs, body));
     if (focused === 'staff-note') el.querySelector('[data-testid="staff-note"]')?.focus();
   }
 

@@ -101,9 +101,10 @@ def listed(row: Any) -> dict[str, Any]:
             "looks": row.looks}
 
 
-async def open_disputes(conn: AsyncConnection, limit: int = LISTED) -> list[dict[str, Any]]:
-    """The open disputes, newest first."""
-    rows = (await conn.execute(select(disputes).where(disputes.c.status == Status.OPEN)
+async def open_disputes(conn: AsyncConnection, limit: int = LISTED,
+                        status: Status = Status.OPEN) -> list[dict[str, Any]]:
+    """The open disputes (or the closed ones), newest first."""
+    rows = (await conn.execute(select(disputes).where(disputes.c.status == status)
                                .order_by(disputes.c.opened_at.desc(), disputes.c.dispute_id).limit(limit))).all()
     return [listed(r) for r in rows]
 

@@ -133,12 +133,16 @@ async def test_staff_close_a_dispute_with_a_note_the_reporter_reads(nats_url: st
         await d.project()
         _, mine, _ = await call(d.g, "GET", "/api/disputes/mine", session=d.ana)
         _, still_open, _ = await call(d.g, "GET", "/api/staff/disputes", session=d.sol)
+        _, closed_list, _ = await call(d.g, "GET", "/api/staff/disputes?status=closed", session=d.sol)
+        bad_status = await call(d.g, "GET", "/api/staff/disputes?status=maybe", session=d.sol)
     assert bad[0] == 400 and status == 200 and closed["dispute"]["verdict"] == "dismissed"
     assert twice[0] == 409 and twice[1]["error"]["code"] == "dispute_closed"
     (m,) = mine["disputes"]
     assert (m["status"], m["verdict"], m["note"]) == ("closed", "dismissed", "O registro confere.")
     assert m["annulled"] is False
-    assert still_open["disputes"] == []
+    assert still_open["disputes"] == [] and bad_status[0] == 400
+    assert [(x["dispute_id"], x["verdict"], x["closed_by"]) for x in closed_list["disputes"]] == [
+        (dispute, "dismissed", "Sol")]
 
 
 async def test_upholding_annuls_the_match_and_the_ranking_forgets_it(nats_url: str, tmp_path: Path) -> None:

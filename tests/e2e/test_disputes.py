@@ -89,6 +89,8 @@ async def test_a_report_is_upheld_by_staff_at_its_moment_and_the_player_reads_th
     await sol.by("staff-submit").click()
     await expect(sol.by("toasts")).to_contain_text("Relato encerrado")
     await expect(sol.page).to_have_url(re.compile(r"/staff$"))
+    await sol.by("staff-tab-closed").click()  # the closed ones, with their verdicts
+    await reload_until(sol, "staff-dispute", "Procede · partida anulada")
 
     # the match is annulled in the player's history; "Meus relatos" (from the own profile) has the answer
     await davi.page.get_by_role("link", name=f"Meu perfil ({davi.name})").click()
