@@ -38,6 +38,7 @@ from gateway.stakes import vouch
 from maumau.v1 import actions_pb2, chat_pb2, events_pb2, table_pb2
 from services.chat.client import post
 from services.chat.store import history
+from services.clock.presence import WATCHING
 from services.runtime import metrics
 from services.runtime.settings import SocketLimits
 from services.table.client import send
@@ -260,10 +261,9 @@ class Socket:
         return {"ok": False, "code": reply.refusal.code, "message": reply.refusal.message}
 
     def seats(self) -> set[tuple[str, int]]:
-        """The seats this socket's player holds at the tables it follows."""
-        held = ((table_id, feed.table.seat_of(self.identity)) for table_id in self.tables
-                if (feed := self.feeds.feeds.get(table_id)) is not None)
-        return {(table_id, seat) for table_id, seat in held if seat >= 0}
+        """The seats this socket's player holds at the tables it follows (``WATCHING`` where it holds none)."""
+        return {(table_id, max(feed.table.seat_of(self.identity), WATCHING)) for table_id in self.tables
+                if (feed := self.feeds.feeds.get(table_id)) is not None}
 
     async def close(self) -> None:
         for table_id in list(self.tables):

@@ -57,7 +57,7 @@ for _needs in NEEDS.values():
 
 # Tuning with a default in the code: an overlay may give it to its process; deploy/README.md names it.
 TUNING = {"MAUMAU_BOT_THINK_SECONDS", "MAUMAU_BOT_BUDGET_MS", "MAUMAU_CHAT_RATE", "MAUMAU_CHAT_MAX_CHARS",
-          "MAUMAU_SIGNING_KEY", "MAUMAU_LOG_FORMAT"}
+          "MAUMAU_SIGNING_KEY", "MAUMAU_LOG_FORMAT", "MAUMAU_STANDIN_SECONDS", "MAUMAU_SOLO_SECONDS"}
 
 
 # --- reading the manifests as written --------------------------------------------------------------

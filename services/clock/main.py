@@ -19,7 +19,7 @@ async def serve_clock(cfg: Settings) -> None:
     tracing.setup("clock")
     nc = await connect(cfg.nats_url, "clock")
     await EventStore(nc.jetstream(), replicas=cfg.stream_replicas).ensure_stream()
-    clock = ClockService(nc, Durations(cfg.absence_seconds, cfg.expiry_seconds, cfg.standin_seconds),
+    clock = ClockService(nc, Durations(cfg.absence_seconds, cfg.expiry_seconds, cfg.standin_seconds, cfg.solo_seconds),
                          replicas=cfg.stream_replicas)
     log.info("clock running (nats %s)", cfg.nats_url)
     try:

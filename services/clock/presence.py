@@ -7,7 +7,9 @@ out). Every ``SCAN_SECONDS`` the clock compares the marks with what each playing
 believes (``Table.away``) and sends the table a ``presence`` command for every seat that
 came or went; the table stores ``PlayerAway`` / ``PlayerBack`` (every viewer's log and seat
 dot follow the stream), and a stand-in timer puts a seat away long enough at a timed table
-into automatic mode (``services/clock/timers.py``). Commands are named after the table's
+into automatic mode (``services/clock/timers.py``). A timed table whose people have all been
+away for the solo time, which no socket watches either (watchers mark ``p.<table>.w.<socket>``),
+is ended (``Abandon``): its bots would otherwise play on for nobody. Commands are named after the table's
 sequence and the change, so the replicas' clocks sending the same one store it once.
 """
 
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable, Iterable
 
 from nats.aio.client import Client as NATS
@@ -24,8 +27,9 @@ from nats.js.errors import NoKeysError
 from nats.js.kv import KeyValue
 
 from maumau.v1 import table_pb2
+from services.runtime.settings import SOLO_SECONDS
 from services.table.client import send
-from services.table.domain import Status, Table
+from services.table.domain import Status, Table, solo_since
 
 BUCKET = "maumau_presence"
 TTL_SECONDS, REFRESH_SECONDS, SCAN_SECONDS = 30.0, 10.0, 3.0
@@ -36,12 +40,23 @@ async def bucket(js: JetStreamContext, replicas: int = 1) -> KeyValue:
     return await js.create_key_value(bucket=BUCKET, history=1, ttl=TTL_SECONDS, replicas=replicas)
 
 
+WATCHING = -1  # the "seat" of a socket that follows a table without a seat there
+
+
 def mark(table_id: str, seat: int, socket: str) -> str:
     """
-    >>> mark("t1", 2, "s9")
-    'p.t1.2.s9'
+    >>> mark("t1", 2, "s9"), mark("t1", WATCHING, "s9")
+    ('p.t1.2.s9', 'p.t1.w.s9')
     """
-    return f"p.{table_id}.{seat}.{socket}"
+    return f"p.{table_id}.{'w' if seat == WATCHING else seat}.{socket}"
+
+
+def watched(keys: Iterable[str]) -> set[str]:
+    """
+    >>> sorted(watched(["p.t1.w.a", "p.t2.0.b", "p.t3.w.c"]))
+    ['t1', 't3']
+    """
+    return {parts[1] for key in keys if len(parts := key.split(".")) == 4 and parts[0] == "p" and parts[2] == "w"}
 
 
 def seats_here(keys: Iterable[str]) -> set[tuple[str, int]]:
@@ -72,28 +87,43 @@ def command(t: Table, seat: int, here: bool) -> table_pb2.TableCommand:
     return cmd
 
 
+def abandon(t: Table) -> table_pb2.TableCommand:
+    cmd = table_pb2.TableCommand(command_id=f"clock:abandon:{t.table_id}:{t.seq}", table_id=t.table_id,
+                                 actor="clock", actor_name="Relógio")
+    cmd.abandon.nobody_watching = True
+    return cmd
+
+
 async def scan(nc: NATS, kv: KeyValue, playing: Callable[[], Iterable[str]],
-               fold: Callable[[str], Awaitable[Table]]) -> int:
-    """One look: tell every playing table who came and went; how many commands were sent."""
+               fold: Callable[[str], Awaitable[Table]], solo_seconds: float = SOLO_SECONDS,
+               now: Callable[[], float] = time.time) -> int:
+    """One look: tell every playing table who came and went, and end the timed ones left to bots for
+    ``solo_seconds`` with nobody watching; how many commands were stored."""
     try:
-        here = seats_here(await kv.keys())
+        keys = list(await kv.keys())
     except NoKeysError:
-        here = set()
+        keys = []
+    here, seen = seats_here(keys), watched(keys)
     sent = 0
     for table_id in list(playing()):
         t = await fold(table_id)
-        for seat, present in changes(t, here):
-            reply = await send(nc, command(t, seat, present))
+        commands = [command(t, seat, present) for seat, present in changes(t, here)]
+        since = solo_since(t)
+        if not commands and since is not None and table_id not in seen and now() - since >= solo_seconds:
+            commands.append(abandon(t))
+        for cmd in commands:
+            reply = await send(nc, cmd)
             sent += reply.WhichOneof("result") == "done"
     return sent
 
 
 async def follow(nc: NATS, kv: KeyValue, playing: Callable[[], Iterable[str]],
-                 fold: Callable[[str], Awaitable[Table]], every: float = SCAN_SECONDS) -> None:
+                 fold: Callable[[str], Awaitable[Table]], solo_seconds: float = SOLO_SECONDS,
+                 now: Callable[[], float] = time.time, every: float = SCAN_SECONDS) -> None:
     """Scan every ``every`` seconds until cancelled."""
     while True:
         try:
-            await scan(nc, kv, playing, fold)
+            await scan(nc, kv, playing, fold, solo_seconds, now)
         except (NatsError, OSError, TimeoutError) as e:
             log.warning("presence not scanned (%s); again", e or type(e).__name__)
         await asyncio.sleep(every)

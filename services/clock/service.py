@@ -79,7 +79,8 @@ class ClockService:
         kv = await self.bucket()
         marks = await presence.bucket(self.js, self.replicas)
         await asyncio.gather(self._consume(kv), self._watch(kv), self._fire(),
-                             presence.follow(self.nc, marks, self._playing, self.folder.get))
+                             presence.follow(self.nc, marks, self._playing, self.folder.get, self.durations.solo,
+                                             self.now))
 
     async def _consume(self, kv: KeyValue) -> None:
         config = ConsumerConfig(durable_name=DURABLE, deliver_policy=DeliverPolicy.ALL,

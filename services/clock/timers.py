@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from maumau.v1 import table_pb2
-from services.runtime.settings import ABSENCE_SECONDS, EXPIRY_SECONDS, STANDIN_SECONDS
+from services.runtime.settings import ABSENCE_SECONDS, EXPIRY_SECONDS, SOLO_SECONDS, STANDIN_SECONDS
 from services.table.domain import Table
 
 KINDS = frozenset({"turn", "absence", "expiry", "standin"})  # the timers this version runs
@@ -22,6 +22,7 @@ class Durations:
     absence: float = ABSENCE_SECONDS
     expiry: float = EXPIRY_SECONDS
     standin: float = STANDIN_SECONDS
+    solo: float = SOLO_SECONDS
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ T = TypeVar("T", bound=Any)
 ABSENCE_SECONDS = 48 * 3600.0  # a player on turn away this long may be declared absent
 EXPIRY_SECONDS = 7 * 24 * 3600.0  # a table without a move this long expires
 STANDIN_SECONDS = 60.0  # a seated person away this long at a timed table is played for (automatic mode)
+SOLO_SECONDS = 300.0  # a timed table whose people are all away this long, nobody watching, ends
 BOT_THINK_SECONDS = 1.2  # a natural pause before a bot acts, so people can follow the game
 BOT_BUDGET_MS = 100.0  # the strongest bot's search time per move
 CHAT_MAX_CHARS = 300
@@ -95,6 +96,7 @@ class Settings:
     expiry_seconds: float
     health_port: int
     standin_seconds: float = STANDIN_SECONDS
+    solo_seconds: float = SOLO_SECONDS
     log_level: str = "INFO"
     log_format: str = ""  # MAUMAU_LOG_FORMAT: json or text (unset: text on a terminal, else JSON lines)
     bot_think_seconds: float = BOT_THINK_SECONDS
@@ -119,6 +121,7 @@ class Settings:
             expiry_seconds=_float("MAUMAU_EXPIRY_SECONDS", EXPIRY_SECONDS),
             health_port=int(os.environ.get("MAUMAU_HEALTH_PORT", "0")),
             standin_seconds=_float("MAUMAU_STANDIN_SECONDS", STANDIN_SECONDS),
+            solo_seconds=_float("MAUMAU_SOLO_SECONDS", SOLO_SECONDS),
             log_level=os.environ.get("MAUMAU_LOG_LEVEL") or "INFO",
             log_format=os.environ.get("MAUMAU_LOG_FORMAT", ""),
             bot_think_seconds=_float("MAUMAU_BOT_THINK_SECONDS", BOT_THINK_SECONDS),

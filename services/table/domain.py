@@ -21,7 +21,7 @@ from services.rules.rulesets import OptionError, make_ruleset
 from services.rules.state import State
 from services.rules.wire import SCHEMA_VERSION, action_from_pb, action_to_pb, options_from_pb
 from services.runtime.refusals import Refused
-from services.runtime.settings import ABSENCE_SECONDS, EXPIRY_SECONDS, STANDIN_SECONDS
+from services.runtime.settings import ABSENCE_SECONDS, EXPIRY_SECONDS, SOLO_SECONDS, STANDIN_SECONDS
 
 BOT_BY_LEVEL = (("Robô Ás", "strong"), ("Robô Valete", "medium"), ("Robô Sete", "weak"))
 RECENT_COMMANDS = 512  # command ids remembered per table, for re-sent commands
@@ -126,6 +126,7 @@ class Context:
     absence_seconds: float = ABSENCE_SECONDS
     expiry_seconds: float = EXPIRY_SECONDS
     standin_seconds: float = STANDIN_SECONDS
+    solo_seconds: float = SOLO_SECONDS
 
 
 def _stamp(ev: events_pb2.Event, cmd: table_pb2.TableCommand, now: float) -> events_pb2.Event:
@@ -473,7 +474,26 @@ async def _stand_in(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list
             for seat in due]
 
 
-_CLOCK = {"presence": _presence, "stand_in": _stand_in,
+def solo_since(t: Table) -> float | None:
+    """Since when every person of a timed match in play has been away (None: someone is here, or no timer)."""
+    people = [seat for seat, p in enumerate(t.players) if not p.bot]
+    if t.status != Status.PLAYING or not t.options.get("turn_seconds") or not people:
+        return None
+    if any(seat not in t.away for seat in people):
+        return None
+    return max(t.away[seat] for seat in people)
+
+
+async def _abandon(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[events_pb2.Event]:
+    since = solo_since(t)
+    if since is None or not cmd.abandon.nobody_watching:
+        raise Refused("not_abandoned", "someone is at this table")
+    if ctx.now - since < ctx.solo_seconds:
+        raise Refused("not_due", "its people have not been away long enough")
+    return [envelope(cmd, ctx.now, match_ended=table_pb2.MatchEnded(reason="abandoned", by_seat=-1))]
+
+
+_CLOCK = {"presence": _presence, "stand_in": _stand_in, "abandon": _abandon,
           "turn_timeout": _turn_timeout, "notice_absence": _notice_absence}
 
 _CREATOR_ONLY = frozenset({"fill_bots", "start", "move_seat"})  # what a creator who only watches may still do

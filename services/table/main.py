@@ -35,7 +35,8 @@ async def serve_table(cfg: Settings) -> None:
     rules = GrpcRules(cfg.rules_addr)
     service = TableService(store, rules, TableSettings(absence_seconds=cfg.absence_seconds,
                                                        expiry_seconds=cfg.expiry_seconds,
-                                                       standin_seconds=cfg.standin_seconds))
+                                                       standin_seconds=cfg.standin_seconds,
+                                                       solo_seconds=cfg.solo_seconds))
     log.info("table service answering commands (nats %s, rules %s)", cfg.nats_url, cfg.rules_addr)
     try:
         await run_until_stopped(service.serve(nc), nc, cfg.health_port, service.answering.is_set)

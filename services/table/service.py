@@ -20,7 +20,7 @@ from services.rules.version import ENGINE_VERSION
 from services.runtime import metrics, tracing
 from services.runtime.commands import CommandService
 from services.runtime.refusals import Refused
-from services.runtime.settings import ABSENCE_SECONDS, EXPIRY_SECONDS, STANDIN_SECONDS
+from services.runtime.settings import ABSENCE_SECONDS, EXPIRY_SECONDS, SOLO_SECONDS, STANDIN_SECONDS
 from services.table.domain import Context, Rules, Table, decide
 from services.table.repository import tables
 from services.table.rules_client import RulesUnavailable
@@ -34,6 +34,7 @@ class Settings:
     absence_seconds: float = ABSENCE_SECONDS
     expiry_seconds: float = EXPIRY_SECONDS
     standin_seconds: float = STANDIN_SECONDS
+    solo_seconds: float = SOLO_SECONDS
     concurrency: int = 256
 
 
@@ -75,7 +76,7 @@ class TableService(CommandService[table_pb2.TableCommand, table_pb2.CommandReply
             if cmd.command_id in t.commands:
                 return _done(t, cmd, [t.commands[cmd.command_id]])
             ctx = Context(self.rules, self.clock(), self.new_token, self.new_seed, self.settings.absence_seconds,
-                          self.settings.expiry_seconds, self.settings.standin_seconds)
+                          self.settings.expiry_seconds, self.settings.standin_seconds, self.settings.solo_seconds)
             try:
                 events = await decide(t, cmd, ctx)
             except Refused:

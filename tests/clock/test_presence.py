@@ -96,3 +96,30 @@ async def test_a_table_without_a_turn_timer_has_no_stand_in(nats_url: str) -> No
         reply = await p.send(tid, "clock", stand_in=table_pb2.StandIn(seq=t.seq))
     assert set(t.away) == {1} and not [x for x in timers(t, Durations()) if x.kind == "standin"]
     assert _code(reply) == "stale_timer"
+
+
+async def _solo_scan(p: Platform, tid: str, watched: bool) -> Table:
+    nc = await nats.connect(p.nats_url)
+    try:
+        kv = await presence.bucket(nc.jetstream())
+        for key in await _keys(kv):
+            await kv.delete(key)
+        if watched:
+            await kv.put(presence.mark(tid, presence.WATCHING, "sock"), b"")
+        await presence.scan(nc, kv, lambda: [tid], p.table, solo_seconds=300, now=p.clock)
+    finally:
+        await nc.close()
+    return await p.table(tid)
+
+
+async def test_a_timed_table_left_to_bots_with_nobody_watching_ends(nats_url: str) -> None:
+    async with platform(nats_url) as p:
+        tid = await _table(p)
+        await _scan(p, tid)  # both people left
+        p.clock.now += 299
+        early = await _solo_scan(p, tid, watched=False)
+        p.clock.now += 1
+        watched = await _solo_scan(p, tid, watched=True)
+        ended = await _solo_scan(p, tid, watched=False)
+    assert early.status == watched.status == "playing"
+    assert (ended.status, ended.end_reason, ended.winners) == ("ended", "abandoned", [])
