@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 from aiohttp import web
 from nats.js.kv import KeyValue
 
-from gateway import accounts_api, disputes_api, headers, quickmatch_api, rankings_api, ratelimit
+from gateway import accounts_api, disputes_api, headers, quickmatch_api, rankings_api, ratelimit, replay_api
 from gateway.addresses import client_address, group
 from gateway.feeds import Feeds, following
 from gateway.http_api import (
@@ -195,6 +195,9 @@ def make_app(cfg: Settings, origins: frozenset[str]) -> web.Application:
     disputes_api.setup(app, cfg.stream_replicas)  # docs/disputes.md
     app.router.add_get("/staff", index)  # the staff's desk (the client asks /api/me whether it is staff)
     app.router.add_get("/relatos", index)  # "Meus relatos": what one reported, and the staff's answers
+    # the replay viewer ("Rever partida"): the page, and the table's steps as the caller saw them (docs/record.md)
+    replay_api.setup(app)
+    app.router.add_get("/m/{table_id}/rever", index)
     quickmatch_api.setup(app, cfg)
     app.add_routes([*routes(), web.get("/ws", websocket), web.get("/healthz", healthz), web.get("/readyz", readyz),
                     web.get("/", index), web.get("/m/{table_id}", index), web.get("/aprenda", learn),

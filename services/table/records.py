@@ -69,11 +69,11 @@ async def replay_table(nats_url: str, table_id: str, viewer: replay.Viewer, unti
     try:
         async for t, stored in tables(EventStore(nc.jetstream()), cache_size=0).history(table_id, until):
             found = True
-            seen = [replay.seen(ev, viewer) for ev in stored.batch.events]
-            if as_json:
-                print(json.dumps({"seq": stored.seq, "events": seen}, ensure_ascii=False), file=out)
+            if as_json:  # the step the web client's replay viewer draws
+                print(json.dumps(replay.step(t, stored.seq, stored.batch, viewer, names), ensure_ascii=False),
+                      file=out)
             else:
-                for e in seen:
+                for e in (replay.seen(ev, viewer) for ev in stored.batch.events):
                     print(f"seq {stored.seq}  {replay.words(e, names)}", file=out)
             names = [p.name for p in t.players]
     finally:

@@ -3,6 +3,10 @@
 Each event is seen as the gateway shows it to one viewer (``gateway/redact.py``): a seat,
 a spectator (``None``), or ``FULL``, everything the record says, put together from what
 each seat sees of it. ``words`` says it in a line; ``--json`` prints the events instead.
+``step`` is one stored batch as the web client's replay viewer draws it (``GET
+/api/tables/{id}/replay``, ``maumau replay --json``): the events as the viewer saw them,
+their words, and the table as the viewer saw it after the batch (``visible``: the rules'
+view, every hand in it only for ``FULL``).
 
 >>> from maumau.v1 import actions_pb2, events_pb2
 >>> ev = events_pb2.Event(type="ActionTaken", action_taken=events_pb2.ActionTaken(
@@ -13,11 +17,14 @@ each seat sees of it. ``words`` says it in a line; ``--json`` prints the events 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, Final
 
-from gateway.redact import redact_event
+from gateway.redact import redact_event, table_info
 from maumau.v1 import events_pb2
+from services.rules.views import view
+from services.table.domain import Table, evolve
+from services.table.store import Stored
 
 FULL: Final = "full"  # the viewer who sees everything: an export's reader, a dispute's judge
 Viewer = int | None | str
@@ -130,3 +137,46 @@ def words(e: dict[str, Any], names: list[str]) -> str:
 
     say = _WORDS.get(e["type"])
     return str(say(e, name) if say is not None else e["type"])
+
+
+def visible(t: Table, viewer: Viewer) -> dict[str, Any] | None:
+    """The table's cards as ``viewer`` sees them now: the rules' view (None before the first deal).
+
+    A seat sees its own hand and counts of the others, a spectator no hand; every hand is
+    revealed once the round is over (``revealed_hands``), as at the table. ``FULL`` sees
+    every hand at every moment (``hands``). No legal actions: a replay is only watched.
+    """
+    if t.match is None or not t.match.discard:
+        return None
+    s = t.match
+    v = view(s, viewer if isinstance(viewer, int) and viewer >= 0 else None)
+    v["legal_actions"] = []
+    if viewer == FULL:
+        v["hands"] = [s.rs.family.names(sorted(h)) for h in s.hands]
+    return v
+
+
+def step(t: Table, seq: int, batch: events_pb2.EventBatch, viewer: Viewer, names: list[str],
+         identity: str = "") -> dict[str, Any]:
+    """One stored batch as a step of the replay (``t``: the table right after it; ``names``: the players'
+    before it): the events as ``viewer`` saw them (``seen``), their ``words``, the table's public facts
+    (``gateway.redact.table_info``, for ``identity`` at the viewer's seat) and ``visible``."""
+    events = [seen(ev, viewer) for ev in batch.events]
+    seat = viewer if isinstance(viewer, int) and viewer >= 0 else -1
+    info = table_info(t, identity, seat)
+    info.pop("invitation", None)  # a replay invites nobody
+    return {"seq": seq, "events": events, "words": [words(e, names) for e in events], "table_info": info,
+            "view": visible(t, viewer)}
+
+
+def steps(table_id: str, records: Iterable[Stored], viewer: Callable[[Table], Viewer],
+          identity: str = "") -> list[dict[str, Any]]:
+    """Every stored batch of a table as a ``step``, each for ``viewer(table after it)``: a person seen at the
+    seat they held then (a spectator while they held none), as the gateway sent it to them, or ``FULL``."""
+    t, names, out = Table(table_id), list[str](), list[dict[str, Any]]()
+    for stored in records:
+        for ev in stored.batch.events:
+            evolve(t, stored.seq, ev)
+        out.append(step(t, stored.seq, stored.batch, viewer(t), names, identity))
+        names = [p.name for p in t.players]
+    return out
