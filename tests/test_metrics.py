@@ -1,4 +1,5 @@
-"""Metrics: every service's ``/metrics``, scraped by a real Prometheus while a game is played through ``maumau up``."""
+"""Metrics: every service's ``/metrics``, scraped by a real Prometheus while a game is played through ``maumau up``;
+and the services' log lines, one JSON object each, without a secret."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from prometheus_client import REGISTRY
 
 from gateway.loadclient import Tally
 from gateway.loadtest import Plan, play, unlimited
+from gateway.sessions import COOKIE
 from services.runtime import metrics
 from services.runtime.lifecycle import start_health
 from tests import prometheus
@@ -62,12 +64,40 @@ def test_label_values_from_outside_are_bounded() -> None:
     assert {metrics.code(v) for v in ("T-1234", "g-3f2a", "a b", "", "X" * 100)} == {"other"}
 
 
+async def _account_secrets(url: str) -> list[str]:
+    """Register an account, sign in with a wrong password and the right one: the secrets that went by."""
+    password, wrong = "senha muito secreta 42", "senha errada 17"
+    async with aiohttp.ClientSession() as http:
+        async with http.post(f"{url}/api/accounts", json={"name": "Metrica", "password": password}) as r:
+            assert r.status == 201, await r.text()
+            first = r.cookies[COOKIE].value
+        async with http.post(f"{url}/api/login", json={"name": "Metrica", "password": wrong}) as r:
+            assert r.status == 401
+        async with http.post(f"{url}/api/login", json={"name": "Metrica", "password": password}) as r:
+            assert r.status == 200
+            second = r.cookies[COOKIE].value
+    return [password, wrong, first, second]
+
+
+def _service_lines(output: str) -> list[tuple[str, str]]:
+    """(tag, line) of every line a Python service wrote under ``maumau up`` (not NATS's, not the supervisor's)."""
+    found = []
+    for line in output.splitlines():
+        tag, bar, rest = line.partition(" | ")
+        if bar and tag.strip() not in ("nats", "up"):
+            found.append((tag.strip(), rest))
+    return found
+
+
 async def test_prometheus_scrapes_every_service_of_maumau_up_and_sees_the_commands_of_a_game(tmp_path: Path) -> None:
+    """Also: with ``MAUMAU_LOG_FORMAT=json`` every service logs JSON lines, naming tables, never a secret."""
     env = {k: v for k, v in os.environ.items() if k not in ("NATS_URL", "DATABASE_URL", "MAUMAU_GATEWAY_PORT")}
     env.update(unlimited())  # every tab of the game comes from this one address
+    env.update({"MAUMAU_LOG_FORMAT": "json", "MAUMAU_LOG_LEVEL": "DEBUG"})
     data = tmp_path / "data"
+    output = (tmp_path / "up.log").open("wb")
     up = subprocess.Popen([sys.executable, "-m", "services.cli", "up", "--data", str(data)], env=env,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+                          stdout=output, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         for _ in range(900):
             if (data / "run.json").exists() or up.poll() is not None:
@@ -113,6 +143,10 @@ async def test_prometheus_scrapes_every_service_of_maumau_up_and_sees_the_comman
                 for target in panel["targets"]:
                     await prometheus.query(prom, target["expr"])
             moves_per_second = dashboard["panels"][0]["targets"][0]["expr"]
+            for _ in range(50):  # a rate needs two samples of the series
+                if await prometheus.value(prom, moves_per_second) > 0:
+                    break
+                await asyncio.sleep(0.1)
             assert await prometheus.value(prom, moves_per_second) > 0, moves_per_second
 
             # no label value names a table, a player or a token
@@ -120,6 +154,7 @@ async def test_prometheus_scrapes_every_service_of_maumau_up_and_sees_the_comman
             values = {v for s in series for v in s["metric"].values()}
             played = {t.table for t in tables} | {tab.token for t in tables for tab in t.tabs}
             assert series and not values & played
+        secrets = [tab.token for t in tables for tab in t.tabs] + await _account_secrets(run["gateway_url"])
     finally:
         if up.poll() is None:
             up.send_signal(signal.SIGTERM)
@@ -128,3 +163,15 @@ async def test_prometheus_scrapes_every_service_of_maumau_up_and_sees_the_comman
             except subprocess.TimeoutExpired:
                 os.killpg(up.pid, signal.SIGKILL)
                 up.wait()
+        output.close()
+
+    text = (tmp_path / "up.log").read_text(encoding="utf-8", errors="replace")
+    lines = _service_lines(text)
+    records = [json.loads(line) for _, line in lines if line.startswith("{")]
+    assert records and len(records) == len(lines), [line for _, line in lines if not line.startswith("{")][:5]
+    assert {r["service"] for r in records} >= {"rules", "table", "chat", "accounts", "projector", "clock", "bots",
+                                               "gateway"}
+    assert all({"time", "level", "service", "logger", "message"} <= r.keys() for r in records)
+    played = {t.table for t in tables}
+    assert {r.get("table_id") for r in records} & played  # the lines about a table's command name it
+    assert not [s for s in secrets if s in text]

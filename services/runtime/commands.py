@@ -112,11 +112,14 @@ class CommandService(Generic[C, R]):
         finally:
             command = metrics.code(what)
             metrics.COMMANDS.labels(self.kind, command, metrics.code(result)).inc()
-            metrics.COMMAND_SECONDS.labels(self.kind, command).observe(time.perf_counter() - started)
+            elapsed = time.perf_counter() - started
+            metrics.COMMAND_SECONDS.labels(self.kind, command).observe(elapsed)
+            self.log.debug("%s %s by %s: %s in %.1f ms", what, cmd.command_id, cmd.actor, result, elapsed * 1000)
             logs.TABLE_ID.reset(named)
 
     async def serve(self, nc: NATS) -> None:
         """Answer commands until cancelled."""
+        self._zero_metrics()
         await answer(nc, subjects.commands(self.kind), self.kind, self._reply, self.concurrency, self.answering)
 
     async def _reply(self, msg: Msg) -> None:
@@ -143,6 +146,20 @@ class CommandService(Generic[C, R]):
                     reply = self._unavailable()
         if msg.reply:
             await msg.respond(reply.SerializeToString())
+
+    def _zero_metrics(self) -> None:
+        """Every kind of command this service takes, done zero times: a rate sees its first ones.
+
+        The kinds are the fields of the command's oneof (``TableCommand.command``, …), else the service's kind.
+        """
+        try:
+            descriptor = getattr(self.parse(b""), "DESCRIPTOR", None)
+        except Exception:  # a parser that wants more than nothing: the service's kind alone
+            descriptor = None
+        kinds = [f.name for o in descriptor.oneofs for f in o.fields] if descriptor is not None else []
+        for command in kinds or [self.kind]:
+            metrics.COMMANDS.labels(self.kind, metrics.code(command), "done")
+            metrics.COMMAND_SECONDS.labels(self.kind, metrics.code(command))
 
     def _unavailable(self) -> R:
         return self.refusal("unavailable", f"the {self.kind} service could not take the command now; send it again")

@@ -18,11 +18,13 @@ import contextvars
 import logging
 import sys
 from datetime import UTC, datetime
+from types import TracebackType
 from typing import Any
 
 import orjson
 from opentelemetry import trace
 
+TERSE = ("aiosqlite",)  # its DEBUG lines carry every statement with its parameters: never below INFO
 TABLE_ID: contextvars.ContextVar[str] = contextvars.ContextVar("maumau_table_id", default="")
 """The table the current task works on ("" when none): set by the command base and the reacting services."""
 
@@ -92,6 +94,15 @@ def setup(service: str, level: str, log_format: str = "") -> None:
     if root.handlers:
         return
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(JsonFormatter(service) if wants_json(log_format, sys.stderr) else text_formatter(service))
+    as_json = wants_json(log_format, sys.stderr)
+    handler.setFormatter(JsonFormatter(service) if as_json else text_formatter(service))
     root.addHandler(handler)
     root.setLevel(level)
+    for name in TERSE:
+        logging.getLogger(name).setLevel(max(logging.INFO, root.level))
+    if as_json:
+        sys.excepthook = _log_uncaught  # a service's last words are a JSON line too
+
+
+def _log_uncaught(kind: type[BaseException], error: BaseException, tb: TracebackType | None) -> None:
+    logging.getLogger("maumau").critical("the process ends: %s", kind.__name__, exc_info=(kind, error, tb))

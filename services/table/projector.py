@@ -114,8 +114,9 @@ class Projector(Patient):
         stored = [(m.metadata.sequence.stream, m.subject.rsplit(".", 1)[-1], events_pb2.EventBatch.FromString(m.data))
                   for m in msgs]
         await self.patiently(lambda: self.apply_many(stored))
-        metrics.PROJECTION_POSITION.labels("tables").set(stored[-1][0])
-        metrics.PROJECTION_LAG.labels("tables").set(max(0.0, time.time() - msgs[-1].metadata.timestamp.timestamp()))
+        if msgs:  # a fetch may come back empty
+            metrics.PROJECTION_POSITION.labels("tables").set(stored[-1][0])
+            metrics.PROJECTION_LAG.labels("tables").set(max(0.0, time.time() - msgs[-1].metadata.timestamp.timestamp()))
         for msg in msgs:
             await msg.ack()
 
