@@ -17,6 +17,8 @@ import { createRankingScreen } from './rankingpage.js';
 import { parseProfilePath } from './rankings.js';
 // disputes: "Meus relatos" (/relatos) and the staff's desk (/staff)
 import { createMyReportsScreen, createStaffScreen } from './disputes.js';
+// "Rever partida": a table's history step by step (/m/<table>/rever)
+import { createReplayScreen } from './replay.js';
 
 const DESIGN_KEY = 'mm.deck';
 
@@ -125,6 +127,8 @@ function renderBanner() {
 }
 
 function parseRoute() {
+  const replay = /^\/m\/([A-Za-z0-9-]{1,64})\/rever\/?$/.exec(location.pathname);
+  if (replay) return { name: 'replay', tableId: replay[1], match: Number(new URLSearchParams(location.search).get('partida')) || 0 };
   const m = /^\/m\/([A-Za-z0-9-]{1,64})\/?$/.exec(location.pathname);
   if (m) return { name: 'table', tableId: m[1], invitation: new URLSearchParams(location.search).get('c') || '' };
   if (/^\/ranking\/?$/.test(location.pathname)) return { name: 'ranking' };
@@ -149,6 +153,8 @@ function route() {
     screen = createProfileScreen(ctx, r.player);
   } else if (r.name === 'staff') {
     screen = createStaffScreen(ctx, r.dispute);
+  } else if (r.name === 'replay') {
+    screen = createReplayScreen(ctx, r.tableId, r.match);
   } else if (r.name === 'reports') {
     screen = createMyReportsScreen(ctx);
   } else {

@@ -84,7 +84,11 @@ export function createProfileScreen(ctx, name) {
           m.xp ? h('span', { class: `history-xp${m.xp < 0 ? ' xp-neg' : ''}`, testid: 'history-xp' }, xpText(m.xp, getLang())) : null,
           m.chips ? h('span', { class: `history-chips${m.chips < 0 ? ' xp-neg' : ''}`, testid: 'history-chips' },
             t('profile.chips_change', { s: signed(m.chips, getLang()), n: Math.abs(m.chips) })) : null,
-          h('span', { class: 'muted history-time' }, timeAgo(m.ended_at))));
+          h('span', { class: 'muted history-time' }, timeAgo(m.ended_at))),
+        // "Rever partida": the match step by step, as the one asking saw it (replay.js)
+        h('a', { class: 'btn btn-small btn-ghost history-replay', testid: 'history-replay', 'data-link': true,
+          href: `/m/${encodeURIComponent(m.table_id)}/rever?partida=${m.match_no}`, 'aria-label': t('replay.open_match', { ruleset, result }) },
+        `⏪ ${t('replay.open')}`));
       })) : h('p', { class: 'muted' }, t('profile.history_none')));
   }
 

@@ -81,6 +81,10 @@ function matchParts(p) {
   parts.push(matchStakeLine(p), renderPenaltyVote(p)); // ⚔ the pot, and "Penalizar quem saiu?"
   if (info.status === 'over') parts.push(...rematch(p));
   if (p.seated) parts.push(p.offerAccount()); // a guest's tables are kept only on this device: offer to keep them
+  if (!p.replay) { // "Rever partida": the match step by step, as this person saw it (replay.js)
+    parts.push(h('a', { href: `/m/${encodeURIComponent(p.tableId)}/rever?partida=${info.match_no || 0}`, 'data-link': true,
+      class: 'btn btn-small', testid: 'btn-replay' }, `⏪ ${t('replay.open')}`));
+  }
   parts.push(h('a', { href: '/', 'data-link': true, class: 'btn btn-ghost btn-small' }, t('match.home')));
   return parts;
 }
