@@ -19,7 +19,7 @@ from prometheus_client import REGISTRY
 
 import services.runtime.metrics  # noqa: F401  (registers the platform's metrics)
 from tests import prometheus
-from tests.k8s import APP_CONTAINERS, DEPLOYMENTS, K8S, _documents, _kustomization
+from tests.k8s import APP_CONTAINERS, DEPLOYMENTS, K8S, PART_OF, _documents, _kustomization
 
 MONITORING = K8S / "monitoring"
 RULES = MONITORING / "prometheus-rules.yaml"
@@ -90,6 +90,19 @@ def test_every_service_pod_is_scraped_on_its_health_port(name: str) -> None:
     assert int(HEALTH_PORT) in [p["containerPort"] for p in container["ports"]]
 
 
+def test_the_pod_monitor_scrapes_the_health_port_of_every_service_pod() -> None:
+    (monitor,) = _documents(MONITORING / "pod-monitor.yaml")
+    assert monitor["apiVersion"] == "monitoring.coreos.com/v1" and monitor["kind"] == "PodMonitor"
+    (endpoint,) = monitor["spec"]["podMetricsEndpoints"]
+    assert endpoint["path"] == "/metrics"
+    for name, deployment in DEPLOYMENTS.items():
+        labels = {**deployment["spec"]["template"]["metadata"]["labels"], PART_OF[0]: PART_OF[1]}  # the base adds it
+        assert monitor["spec"]["selector"]["matchLabels"].items() <= labels.items(), name
+        (container,) = deployment["spec"]["template"]["spec"]["containers"]
+        ports = {p.get("name"): p["containerPort"] for p in container["ports"]}
+        assert ports[endpoint["port"]] == int(HEALTH_PORT), name
+
+
 def test_the_gateway_serves_its_metrics_apart_from_its_public_port() -> None:
     container = APP_CONTAINERS["gateway/gateway"]
     command_port = container["command"][container["command"].index("--port") + 1]
@@ -100,7 +113,7 @@ def test_the_gateway_serves_its_metrics_apart_from_its_public_port() -> None:
 
 def test_monitoring_kustomization_holds_the_rules_and_the_dashboard() -> None:
     k = _kustomization(MONITORING)
-    assert k["namespace"] == "maumau" and "prometheus-rules.yaml" in k["resources"]
+    assert k["namespace"] == "maumau" and {"prometheus-rules.yaml", "pod-monitor.yaml"} <= set(k["resources"])
     (dashboard,) = [g for g in k["configMapGenerator"] if g["name"] == "maumau-grafana-dashboard"]
     assert dashboard["files"] == ["maumau.json=grafana-dashboard.json"]
     assert dashboard["options"]["labels"] == {"grafana_dashboard": "1"}

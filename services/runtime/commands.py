@@ -110,10 +110,8 @@ class CommandService(Generic[C, R]):
                     self.forget(cmd.table_id)
                     raise
         finally:
-            command = metrics.code(what)
-            metrics.COMMANDS.labels(self.kind, command, metrics.code(result)).inc()
             elapsed = time.perf_counter() - started
-            metrics.COMMAND_SECONDS.labels(self.kind, command).observe(elapsed)
+            metrics.command_answered(self.kind, what, result, elapsed)
             self.log.debug("%s %s by %s: %s in %.1f ms", what, cmd.command_id, cmd.actor, result, elapsed * 1000)
             logs.TABLE_ID.reset(named)
 

@@ -109,6 +109,19 @@ class ByKind:
         child.inc()
 
 
+_COMMAND_CHILDREN: dict[tuple[str, str, str], tuple[Counter, Histogram]] = {}
+
+
+def command_answered(service: str, command: str, result: str, seconds: float) -> None:
+    """Count one command and its time (the children kept: a command costs two updates, not two lookups)."""
+    children = _COMMAND_CHILDREN.get((service, command, result))
+    if children is None:
+        children = _COMMAND_CHILDREN[service, command, result] = (
+            COMMANDS.labels(service, code(command), code(result)), COMMAND_SECONDS.labels(service, code(command)))
+    children[0].inc()
+    children[1].observe(seconds)
+
+
 def exposition() -> tuple[bytes, str]:
     """The body and the content type of ``/metrics``."""
     return generate_latest(REGISTRY), CONTENT_TYPE_LATEST
