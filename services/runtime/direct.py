@@ -123,18 +123,24 @@ async def _read(js: JetStreamContext, stream: str, subject: str, after: int, unt
         if headers is not None and headers[8:9] == b" " and not ended.done():  # a status: the batch's end
             ended.set_result(None)
 
+    async def ask(first: int) -> None:
+        wanted = batch if until is None else min(batch, until - first + 1)
+        request = {"seq": first, "next_by_subj": subject, "batch": wanted}
+        await nc.publish(f"{js._prefix}.DIRECT.GET.{stream}", json.dumps(request).encode(), reply=inbox)
+
     inbox = nc.new_inbox()
     sub = await nc.subscribe(inbox)
     routes = _routes(nc)
     routes[sub._id] = collect
     try:
+        await ask(last + 1)
         while True:
-            wanted = batch if until is None else min(batch, until - last)
-            request = {"seq": last + 1, "next_by_subj": subject, "batch": wanted}
-            await nc.publish(f"{js._prefix}.DIRECT.GET.{stream}", json.dumps(request).encode(), reply=inbox)
             await asyncio.wait_for(ended, timeout)
             ended = loop.create_future()
             replies, arrived[:] = arrived[:], []
+            asked = _ahead(replies, until)
+            if asked:  # the server gathers the next batch while this one is taken apart
+                await ask(asked)
             for data, headers in replies:
                 code = status(headers)
                 if code == b"404":  # nothing (more) on the subject
@@ -142,6 +148,8 @@ async def _read(js: JetStreamContext, stream: str, subject: str, after: int, unt
                 if code == b"204":  # end of the batch
                     if (until is not None and last >= until) or int(header(headers, b"Nats-Num-Pending") or 0) == 0:
                         return out
+                    if not asked:
+                        await ask(last + 1)
                     break
                 seq = header(headers, b"Nats-Sequence")
                 if code or seq is None:
@@ -154,3 +162,17 @@ async def _read(js: JetStreamContext, stream: str, subject: str, after: int, unt
     finally:
         routes.pop(sub._id, None)
         await sub.unsubscribe()
+
+
+def _ahead(replies: list[tuple[bytes, bytes | None]], until: int | None) -> int:
+    """Where the batch after ``replies`` starts, if they end a batch with more to come (the sequence after
+    their last message's), else 0: read from the last two replies, before the rest is taken apart."""
+    if len(replies) < 2:
+        return 0
+    end, last = replies[-1][1], replies[-2][1]
+    if status(end) != b"204" or status(last) or int(header(end, b"Nats-Num-Pending") or 0) == 0:
+        return 0
+    seq = header(last, b"Nats-Sequence")
+    if seq is None or (until is not None and int(seq) >= until):
+        return 0
+    return int(seq) + 1
