@@ -229,6 +229,10 @@ export class Connection extends EventTarget {
     this.status = 'idle';
     this.attempt = 0;
     this.tables = new Map(); // table id -> {seq, hasPicture}
+    // who holds each table: the screen showing it (subscribe) and the turn watch following it (follow);
+    // the table is unsubscribed only when neither holds it any more
+    this.shown = new Set();
+    this.followed = new Set();
     this.pending = new Map(); // command id -> {frame, resolve, timer}
     this.retryTimer = null;
     this.pingTimer = null;
@@ -342,15 +346,35 @@ export class Connection extends EventTarget {
     this._send(frame);
   }
 
-  /** Watch a table; `since` only when this tab still holds the picture at that seq. */
+  /** Watch a table (the screen showing it); `since` only when this tab still holds the picture at that seq. */
   subscribe(table, { seq = 0, hasPicture = false } = {}) {
     const t = { seq, hasPicture: hasPicture && seq > 0 };
+    this.shown.add(table);
     this.tables.set(table, t);
     this._subscribeFrame(table, t);
   }
 
   unsubscribe(table) {
-    this.tables.delete(table);
+    this.shown.delete(table);
+    if (!this.followed.has(table)) this._drop(table);
+  }
+
+  /** Follow a table in the background (the turn watch: "Sua vez!" on every page); its frames come as ever. */
+  follow(table) {
+    this.followed.add(table);
+    if (this.tables.has(table)) return; // shown already: its frames come
+    const t = { seq: 0, hasPicture: false };
+    this.tables.set(table, t);
+    this._subscribeFrame(table, t);
+  }
+
+  unfollow(table) {
+    this.followed.delete(table);
+    if (!this.shown.has(table)) this._drop(table);
+  }
+
+  _drop(table) {
+    if (!this.tables.delete(table)) return;
     this._send({ type: 'unsubscribe', table });
   }
 

@@ -19,6 +19,10 @@ import { parseProfilePath } from './rankings.js';
 import { createMyReportsScreen, createStaffScreen } from './disputes.js';
 // "Rever partida": a table's history step by step (/m/<table>/rever)
 import { createReplayScreen } from './replay.js';
+// "Sua vez!" on every page: the tables the player sits at, followed over the socket; the top bar's 🔊
+import { unlockAudioOnGesture } from './alerts.js';
+import { onSoundChange, setSound, soundOn } from './sound.js';
+import { createTurnWatch } from './turnwatch.js';
 
 const DESIGN_KEY = 'mm.deck';
 
@@ -55,17 +59,20 @@ const ctx = {
   refusal(ack) { toast(errorText(ack.code || 'unknown'), 'error'); },
   setHelpRuleset(rs) { helpRuleset = rs || 'classic32'; },
   openHelp(rs) { openTutorial(rs || helpRuleset, ctx.design, (id) => rulesetLabel(ctx.catalog, id)); },
-  sessionChanged() { conn.restart(); renderTools(); },
+  sessionChanged() { conn.restart(); renderTools(); ctx.turns.refresh(); },
   openAccount(mode) { openAccountDialog(ctx, mode); },
   offerAccount() { return accountOffer(ctx); },
   /** Signed in or out: this device plays as someone else now, so every screen starts again. */
   accountChanged(text) {
     conn.stop();
     renderTools();
+    ctx.turns.reset();
     route();
     if (text) toast(text, 'info');
   },
 };
+
+ctx.turns = createTurnWatch(ctx); // "Sua vez!": the title, the tab's icon, "Minhas mesas", the beep
 
 function toast(text, kind) {
   const box = document.getElementById('toasts');
@@ -92,6 +99,7 @@ function renderTools() {
       class: 'btn btn-small btn-ghost', type: 'button', testid: 'btn-lang', lang: t('lang.toggle') === 'EN' ? 'en' : 'pt-BR',
       'aria-label': t('lang.toggle.label'), title: t('lang.toggle.label'), onclick: () => toggleLang(),
     }, t('lang.toggle')),
+    soundButton(),
     h('button', {
       class: 'btn btn-small btn-help', type: 'button', testid: 'btn-help', 'aria-label': t('help.label'),
       title: t('help.label'), onclick: () => ctx.openHelp(),
@@ -103,6 +111,19 @@ function renderTools() {
   const brand = document.querySelector('.brand');
   brand.setAttribute('aria-label', `${t('app.title')} — ${t('home.link')}`);
   document.querySelector('.skip-link').textContent = t('home.link') === 'Home' ? 'Skip to content' : 'Pular para o conteúdo';
+}
+
+/** The sound on or off in one tap (the beep when a table turns to the player; the pause menu's "Som" too). */
+function soundButton() {
+  const on = soundOn();
+  return h('button', {
+    class: 'btn btn-small btn-ghost btn-sound', type: 'button', testid: 'btn-sound', 'aria-pressed': on ? 'true' : 'false',
+    'aria-label': t('sound.label'), title: on ? t('sound.on_title') : t('sound.off_title'),
+    onclick: () => {
+      setSound(!on); // the top bar is drawn again
+      document.querySelector('[data-testid="btn-sound"]')?.focus();
+    },
+  }, h('span', { 'aria-hidden': 'true' }, on ? '🔊' : '🔇'));
 }
 
 // An account's session can end elsewhere (signed out everywhere, 30 days gone by) while this
@@ -154,7 +175,7 @@ function route() {
   } else if (r.name === 'staff') {
     screen = createStaffScreen(ctx, r.dispute);
   } else if (r.name === 'replay') {
-    screen = createReplayScreen(ctx, r.tableId, r.match);
+    screen = createReplayScreen(ctx, r.tableId, r);
   } else if (r.name === 'reports') {
     screen = createMyReportsScreen(ctx);
   } else {
@@ -165,6 +186,7 @@ function route() {
   mount(app, screen.el);
   screen.render();
   if (loadSession()) conn.start();
+  ctx.turns.routed();
 }
 
 function boot() {
@@ -188,6 +210,8 @@ function boot() {
     ctx.navigate(url.pathname + url.search);
   });
   onAccountElsewhere(() => ctx.accountChanged());
+  unlockAudioOnGesture(); // the beep needs the page's first tap or key
+  onSoundChange(() => renderTools());
   // who this device is (an account's cookie outlives the page) before the first screen
   const asked = api.me().catch(() => null).finally(renderTools);
   loadCatalog(asked);
@@ -205,6 +229,7 @@ async function loadCatalog(asked, attempt = 0) {
   }
   await asked;
   route();
+  ctx.turns.refresh(); // the tables the player sits at, followed on every page
 }
 
 boot();

@@ -3,7 +3,7 @@
 
 import { api } from './api.js';
 import { cleanOptions, control, optionDefault, optionGroups, rulesetLabel, rulesetOf, valueText } from './catalog.js';
-import { h, mount } from './dom.js';
+import { h, keepFocus, mount } from './dom.js';
 import { errorText, getLang, pick, setLang, t, timeAgo } from './i18n.js';
 // playing with strangers: the open tables, "Aberta" at creation, and "Jogar agora"
 import { createOpenTables, visibilityFieldset } from './opentables.js';
@@ -11,6 +11,8 @@ import { createQuickMatch } from './quickmatch.js';
 // competitive tables (⚔): the create form's own block
 import { stakeOf } from './competitive.js';
 import { competitiveFieldset } from './competitiveui.js';
+// "Sua vez!": the list follows the socket (turnwatch.js); "Avisar quando for minha vez"
+import { notifyOn, notifyPermission, setNotify } from './alerts.js';
 
 export function parseTableLink(text) {
   try {
@@ -73,7 +75,8 @@ export function createHome(ctx) {
   const el = h('div', { class: 'home', testid: 'home' });
   const linked = linkedRequest(location.search, ctx.catalog.rulesets.map((r) => r.name));
   const form = { ruleset: linked.ruleset || ctx.catalog.rulesets[0].name, seats: 4, values: {}, watch: false, busy: false };
-  let mine = { loading: true, tables: [], names: {} };
+  const names = {}; // the players of listed tables the socket does not follow (asked once each)
+  const mineEl = h('section', { class: 'panel my-tables', testid: 'my-tables' });
   let destroyed = false;
   form.open = false; // "Só por convite" (the default) or "Aberta" (listed): visibilityFieldset
   let strangers = null; // {quick, open}: made once there is a session (the open tables are polled)
@@ -87,26 +90,22 @@ export function createHome(ctx) {
     }, 0);
   }
 
+  // "Minhas mesas" (GET /api/my-tables), kept live by the turn watch: whose turn, unread chat lines
   async function loadMine() {
     if (!ctx.session()) return;
-    mine.loading = true;
-    try {
-      const data = await api.myTables();
-      mine = { loading: false, tables: data.tables || [], names: mine.names };
-      render();
-      // whose turn: the names of the seats on turn (one small request per table shown)
-      await Promise.all(mine.tables.slice(0, 12).filter((r) => r.on_turn !== null && r.on_turn >= 0 && !r.my_turn)
-        .map(async (r) => {
-          try {
-            const info = await api.table(r.table_id);
-            mine.names[r.table_id] = (info.players || []).map((p) => p.name);
-          } catch { /* the list still shows the seat */ }
-        }));
-    } catch (e) {
-      mine = { loading: false, tables: [], names: {}, error: e.code };
-    }
-    if (!destroyed) render();
+    await ctx.turns.refresh();
+    // whose turn at tables the socket does not follow: the names of the seats on turn (one small request each)
+    const ask = ctx.turns.mine().rows.slice(0, 12).filter((r) => r.status === 'playing' && r.on_turn !== null
+      && r.on_turn >= 0 && !r.my_turn && !r.names && !names[r.table_id]);
+    await Promise.all(ask.map(async (r) => {
+      try {
+        const info = await api.table(r.table_id);
+        names[r.table_id] = (info.players || []).map((p) => p.name);
+      } catch { /* the list still shows the seat */ }
+    }));
+    renderMine();
   }
+  const offTurns = ctx.turns.onChange(() => renderMine());
 
   let editingName = false;
 
@@ -194,28 +193,56 @@ export function createHome(ctx) {
         h('button', { class: 'btn btn-primary btn-big', type: 'submit', testid: 'btn-create' }, t('create.submit'))));
   }
 
-  function myTables() {
-    const rows = mine.tables.map((r) => {
-      let turn = '';
-      if (r.status === 'playing' && r.on_turn !== null && r.on_turn !== undefined && r.on_turn >= 0) {
-        if (r.my_turn || r.on_turn === r.seat) turn = t('mine.your_turn');
-        else turn = t('mine.turn_of', { name: mine.names[r.table_id]?.[r.on_turn] || t('seat', { n: r.on_turn }) });
-      }
-      const mineTurn = r.my_turn || (r.status === 'playing' && r.on_turn === r.seat);
-      return h('li', { class: `my-table${mineTurn ? ' my-turn' : ''}`, testid: `my-table-${r.table_id}` },
-        h('a', { href: `/m/${r.table_id}`, 'data-link': true, class: 'my-table-link' },
-          h('span', { class: 'my-table-rs' }, rulesetLabel(ctx.catalog, r.ruleset)),
-          h('span', { class: `status status-${r.status}` }, t(`status.${r.status}`)),
-          turn ? h('span', { class: 'my-table-turn', testid: 'my-table-turn' }, turn) : null,
-          h('span', { class: 'muted my-table-time' }, r.last_move_at ? timeAgo(r.last_move_at) : '')));
-    });
-    return h('section', { class: 'panel my-tables', testid: 'my-tables' },
+  function notifyToggle() {
+    const permission = notifyPermission();
+    if (permission === 'unsupported') return null;
+    const on = notifyOn();
+    return h('div', { class: 'turn-alerts' },
+      h('button', {
+        class: 'btn btn-small btn-ghost', type: 'button', testid: 'btn-notify', 'data-focus': 'notify',
+        'aria-pressed': on ? 'true' : 'false', disabled: permission === 'denied',
+        onclick: async () => { // a tap: the browser may ask its question now
+          const now = await setNotify(!on);
+          if (!on && !now) ctx.toast(t('turn.notify_blocked'), 'error');
+          renderMine();
+        },
+      }, on ? '🔔 ' : '🔕 ', t('turn.notify')),
+      permission === 'denied' ? h('small', { class: 'muted', testid: 'notify-blocked' }, t('turn.notify_blocked')) : null);
+  }
+
+  function myTableRow(r) {
+    let turn = '';
+    const mineTurn = r.my_turn || (r.status === 'playing' && r.on_turn === r.seat);
+    if (r.status === 'playing' && r.on_turn !== null && r.on_turn !== undefined && r.on_turn >= 0) {
+      if (mineTurn) turn = t('mine.your_turn');
+      else turn = t('mine.turn_of', { name: (r.names || names[r.table_id])?.[r.on_turn] || t('seat', { n: r.on_turn }) });
+    }
+    return h('li', { class: `my-table${mineTurn ? ' my-turn' : ''}`, testid: `my-table-${r.table_id}`,
+      'data-my-turn': mineTurn ? 'true' : 'false' },
+    h('a', { href: `/m/${r.table_id}`, 'data-link': true, class: 'my-table-link', 'data-focus': `mine-${r.table_id}` },
+      mineTurn ? h('span', { class: 'my-table-bell', 'aria-hidden': 'true' }, '🔔') : null,
+      h('span', { class: 'my-table-rs' }, rulesetLabel(ctx.catalog, r.ruleset)),
+      h('span', { class: `status status-${r.status}` }, t(`status.${r.status}`)),
+      turn ? h('span', { class: 'my-table-turn', testid: 'my-table-turn' }, turn) : null,
+      r.unread ? h('span', { class: 'tag tag-unread', testid: 'my-table-unread', title: t('mine.unread', { n: r.unread }) },
+        '💬 ', String(r.unread), h('span', { class: 'sr-only' }, ` ${t('mine.unread', { n: r.unread })}`)) : null,
+      h('span', { class: 'muted my-table-time' }, r.last_move_at ? timeAgo(r.last_move_at) : '')));
+  }
+
+  function renderMine() {
+    if (destroyed) return;
+    const mine = ctx.turns.mine();
+    const waiting = mine.rows.filter((r) => r.my_turn).length;
+    keepFocus(mineEl, () => mount(mineEl,
       h('div', { class: 'panel-head' },
-        h('h2', {}, t('mine.title')),
-        h('button', { class: 'btn btn-small btn-ghost', type: 'button', onclick: loadMine, testid: 'btn-refresh' }, t('mine.refresh'))),
+        h('h2', {}, t('mine.title'),
+          waiting ? h('span', { class: 'tag tag-turn', testid: 'mine-waiting' }, t('mine.waiting', { n: waiting })) : null),
+        h('button', { class: 'btn btn-small btn-ghost', type: 'button', onclick: loadMine, testid: 'btn-refresh',
+          'data-focus': 'mine-refresh' }, t('mine.refresh'))),
+      notifyToggle(),
       mine.loading ? h('p', { class: 'muted' }, t('loading'))
-        : rows.length ? h('ul', { class: 'my-table-list' }, rows)
-          : h('p', { class: 'muted' }, mine.error ? errorText(mine.error) : t('mine.none')));
+        : mine.rows.length ? h('ul', { class: 'my-table-list' }, mine.rows.map(myTableRow))
+          : h('p', { class: 'muted' }, mine.error ? errorText(mine.error) : t('mine.none'))));
   }
 
   function joinByLink() {
@@ -239,7 +266,7 @@ export function createHome(ctx) {
       return;
     }
     if (!strangers) {
-      strangers = { open: createOpenTables(ctx, { seatedAt: () => new Set(mine.tables.map((r) => r.table_id)) }),
+      strangers = { open: createOpenTables(ctx, { seatedAt: () => new Set(ctx.turns.mine().rows.map((r) => r.table_id)) }),
         quick: createQuickMatch(ctx, { preferred: linked.ruleset, onChange: () => render() }) };
     }
     if (strangers.quick.active) { // the waiting screen, alone
@@ -249,13 +276,14 @@ export function createHome(ctx) {
     }
     strangers.quick.render();
     strangers.open.render();
+    renderMine();
     mount(el,
       h('section', { class: 'hero hero-small' },
         h('h1', {}, t('name.hello', { name: s.name })),
         h('button', { class: 'btn btn-small btn-ghost', type: 'button', testid: 'btn-change-name',
           onclick: () => { editingName = true; render(); } }, t('name.change'))),
       h('div', { class: 'home-play' }, strangers.quick.formEl, strangers.open.el),
-      h('div', { class: 'home-grid' }, createForm(), h('div', { class: 'home-side' }, myTables(), joinByLink())));
+      h('div', { class: 'home-grid' }, createForm(), h('div', { class: 'home-side' }, mineEl, joinByLink())));
   }
 
   if (ctx.session()) loadMine();
@@ -264,6 +292,7 @@ export function createHome(ctx) {
     render,
     destroy() {
       destroyed = true;
+      offTurns();
       strangers?.quick.destroy(); // a ticket still waiting is taken back
       strangers?.open.destroy();
     },

@@ -1,7 +1,7 @@
 """End-to-end fixtures: the whole platform as ``make run`` starts it, and a real headless Chromium.
 
 * ``gateway_url``: every process of ``maumau up`` (embedded NATS and SQLite in a temporary
-  directory, bots thinking 0.2 s) started once for the e2e tests, stopped after them.
+  directory, bots thinking 0.2 s, a stand-in after 6 s away) started once for the e2e tests, stopped after them.
   ``MAUMAU_E2E_VERBOSE=1`` shows the services' INFO logs in a failing test's output.
 * ``browser``: Debian's ``/usr/bin/chromium`` (``make browser`` installs it), driven by
   Playwright; no browser is ever downloaded.
@@ -30,7 +30,8 @@ from tests.e2e.ui import DESKTOP, INSTRUMENT, PHONE, Player  # noqa: E402
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run", "--disable-quic"]
-PLATFORM_ENV = {"MAUMAU_BOT_THINK_SECONDS": "0.2", "MAUMAU_BOT_BUDGET_MS": "20"}
+# a seat away at a timed table is played for after 6 s, not a minute (test_presence.py waits for it)
+PLATFORM_ENV = {"MAUMAU_BOT_THINK_SECONDS": "0.2", "MAUMAU_BOT_BUDGET_MS": "20", "MAUMAU_STANDIN_SECONDS": "6"}
 PLATFORM_UNSET = ("NATS_URL", "DATABASE_URL", "MAUMAU_GATEWAY_PORT")
 ADDRESSES: dict[str, str] = {}  # the running platform's (nats_url, …): for tools a test runs, e.g. `maumau staff`
 

@@ -97,10 +97,21 @@ export function describeEvent(ev, { me, names, ruleset, view }) {
       line([{ k: 'log.timed_out', v: { name: ev.seat === me ? null : names[ev.seat], nameYou: ev.seat === me } }], 'warn');
       break;
     case 'AutoModeChanged': {
+      if (ev.on && ev.reason === 'away') { // a timed table: the seat's player away a minute, a stand-in plays
+        line([ev.seat === me ? { k: 'log.auto_away_you' } : { k: 'log.auto_away', v: { name: names[ev.seat] ?? '' } }], 'warn');
+        break;
+      }
       const key = !ev.on ? 'log.auto_off' : ev.reason === 'timeouts' ? 'log.auto_timeouts' : 'log.auto_on';
       line([{ k: key, v: { name: ev.seat === me ? null : names[ev.seat], nameYou: ev.seat === me } }], ev.on ? 'warn' : '');
       break;
     }
+    // presence: a seated person with no page of the site open, and back (docs/protocol.md)
+    case 'PlayerAway':
+      line([{ k: 'log.away', v: { name: ev.seat === me ? null : names[ev.seat], nameYou: ev.seat === me } }], 'presence');
+      break;
+    case 'PlayerBack':
+      line([{ k: 'log.back', v: { name: ev.seat === me ? null : names[ev.seat], nameYou: ev.seat === me } }], 'presence');
+      break;
     // ⚔ the vote on the one who left a competitive match (docs/rankings.md)
     case 'PenaltyVoted':
       line([{ k: ev.penalise ? 'log.penalty_yes' : 'log.penalty_no', v: { name: ev.seat === me ? null : names[ev.seat], nameYou: ev.seat === me } }]);

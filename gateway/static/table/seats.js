@@ -4,7 +4,7 @@ import { backSVG } from '../cards.js';
 import { turnsClockwise } from '../catalog.js';
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
-import { autoMark } from './automatic.js';
+import { autoMark, presenceDot } from './automatic.js';
 
 function miniBacks(n, design) {
   const backs = [];
@@ -43,6 +43,7 @@ export function renderOpponents(p) {
     },
     h('div', { class: 'opp-name' },
       onTurn ? h('span', { class: 'turn-dot', 'aria-hidden': 'true' }, '▶') : null,
+      presenceDot(info, seat),
       h('span', { class: 'opp-name-text' }, pl.name || t('seat', { n: seat })),
       pl.bot ? h('span', { class: 'tag tag-bot' }, t('bot')) : null,
       autoMark(info, seat),
