@@ -130,7 +130,7 @@ export const api = {
   start: (id) => http('POST', `/api/tables/${encodeURIComponent(id)}/start`),
   myTables: () => http('GET', '/api/my-tables'),
   /** "Rever partida": the table's history as steps, as this person saw it (docs/protocol.md). */
-  replay: (id) => http('GET', `/api/tables/${encodeURIComponent(id)}/replay`),
+  replay: (id, relato = '') => http('GET', `/api/tables/${encodeURIComponent(id)}/replay${relato ? `?relato=${encodeURIComponent(relato)}` : ''}`),
   /** Ask the gateway who this device is (only when it may have a session: a 401 is a console error). */
   async me() {
     if (!loadSession()) return null;

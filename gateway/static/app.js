@@ -149,7 +149,10 @@ function renderBanner() {
 
 function parseRoute() {
   const replay = /^\/m\/([A-Za-z0-9-]{1,64})\/rever\/?$/.exec(location.pathname);
-  if (replay) return { name: 'replay', tableId: replay[1], match: Number(new URLSearchParams(location.search).get('partida')) || 0 };
+  if (replay) {
+    const q = new URLSearchParams(location.search);
+    return { name: 'replay', tableId: replay[1], match: Number(q.get('partida')) || 0, relato: q.get('relato') || '', moment: Number(q.get('lance')) || 0 };
+  }
   const m = /^\/m\/([A-Za-z0-9-]{1,64})\/?$/.exec(location.pathname);
   if (m) return { name: 'table', tableId: m[1], invitation: new URLSearchParams(location.search).get('c') || '' };
   if (/^\/ranking\/?$/.test(location.pathname)) return { name: 'ranking' };

@@ -245,6 +245,10 @@ export function createStaffScreen(ctx, disputeId) {
       h('blockquote', { class: 'dispute-text', testid: 'staff-text' }, d.text),
       verification(look.verification),
       h('h3', {}, t('staff.record')),
+      // the replay viewer at this moment, every hand shown (the look is recorded on this dispute)
+      h('a', { class: 'btn btn-small', testid: 'staff-replay', 'data-link': true,
+        href: `/m/${encodeURIComponent(d.table_id)}/rever?relato=${encodeURIComponent(d.dispute_id)}&lance=${d.table_seq}` },
+      `⏪ ${t('replay.at_moment')}`),
       steps(look),
       closeForm(d),
       h('p', { class: 'muted', testid: 'staff-looks' }, t('staff.looks', { n: look.looks.length }), ' ',

@@ -2,7 +2,8 @@
 // person saw it (GET /api/tables/{id}/replay: their seat's view, a spectator's, or the staff's
 // every hand). Each step is drawn by the table screen's own regions (table/*.js) from the state
 // replaysteps.js folds; the controls step back and forward, seek with a slider, play and pause
-// at 1×, 2× or 4×. Nothing here acts on the table.
+// at 1×, 2× or 4×. Nothing here acts on the table. The staff's desk opens it at a dispute's moment
+// (?relato=<id>&lance=<seq>): the look is recorded on that dispute, the moment marked.
 
 import { api } from './api.js';
 import { cardSVG } from './cards.js';
@@ -21,12 +22,13 @@ import { renderScores } from './table/scores.js';
 import { renderOpponents } from './table/seats.js';
 import { legalOf, mySeat } from './table/state.js';
 import {
-  back, buildSteps, delay, forward, initialPlayer, seek, setSpeed, SPEEDS, startIndex, tick, togglePlay,
+  back, buildSteps, delay, forward, initialPlayer, momentIndex, seek, setSpeed, SPEEDS, startIndex, tick, togglePlay,
 } from './replaysteps.js';
 
 const noop = () => null;
 
-export function createReplayScreen(ctx, tableId, matchNo = 0) {
+/** `match`: the match to open at (a profile's history); `relato`, `moment`: the dispute and its table sequence (the desk). */
+export function createReplayScreen(ctx, tableId, { match = 0, relato = '', moment = 0 } = {}) {
   const el = h('div', { class: 'table-screen replay-screen', testid: 'replay-screen' });
   let data = null; // the API's answer
   let steps = []; // replaysteps.buildSteps
@@ -36,12 +38,14 @@ export function createReplayScreen(ctx, tableId, matchNo = 0) {
   let timer = 0;
   let reviewHidden = false;
   let regions = null;
+  let momentAt = -1; // the step of the disputed moment (staff), if any
 
   async function load() {
     try {
-      data = await api.replay(tableId);
+      data = await api.replay(tableId, relato);
       steps = buildSteps(tableId, data.steps);
-      player = initialPlayer(steps.length, startIndex(data.steps, matchNo));
+      momentAt = momentIndex(data.steps, moment);
+      player = initialPlayer(steps.length, momentAt >= 0 ? momentAt : startIndex(data.steps, match));
       error = '';
     } catch (err) {
       error = err.code || 'unavailable';
@@ -132,8 +136,9 @@ export function createReplayScreen(ctx, tableId, matchNo = 0) {
         h('input', { class: 'replay-slider', type: 'range', min: '0', max: String(last), step: '1', value: String(player.index),
           testid: 'replay-slider', 'data-focus': 'slider', 'aria-valuetext': t('replay.position', { n: player.index + 1, total: player.count }),
           oninput: (e) => move(seek(player, e.target.value)) })),
-      h('p', { class: 'replay-position muted', testid: 'replay-position', 'aria-live': 'off' },
-        t('replay.position', { n: player.index + 1, total: player.count })));
+      h('p', { class: 'replay-position muted', 'aria-live': 'off' },
+        h('span', { testid: 'replay-position' }, t('replay.position', { n: player.index + 1, total: player.count })),
+        player.index === momentAt ? h('strong', { class: 'replay-moment', testid: 'replay-moment' }, ` ← ${t('staff.moment')}`) : null));
   }
 
   function stepLine(step) {

@@ -37,6 +37,11 @@ export function startIndex(steps, matchNo = 0) {
   return dealt >= 0 ? dealt : from;
 }
 
+/** The step at a table's stream sequence (the staff's disputed moment): the last one stored at or before it; -1: none. */
+export function momentIndex(steps, seq) {
+  return seq > 0 ? steps.findLastIndex((s) => s.seq <= seq) : -1;
+}
+
 const clamp = (i, count) => Math.max(0, Math.min(count - 1, Math.trunc(Number(i) || 0)));
 
 /** The player: where it is among `count` steps, whether it plays, at which speed. */

@@ -4,11 +4,12 @@ Rita plays a few moves against a bot and gives up; the match's review offers "Re
 which opens /m/<table>/rever at the first deal, as she saw it (her hand, the bot's as a count):
 one move forward and one back, the slider, then play at 4× to the end, where the match's review
 shows again. Someone else opens the same address on a phone: a spectator's replay, no hand,
-fitting the screen.
+fitting the screen. A staff account (``maumau staff grant``) sees every hand from the first deal.
 """
 
 from __future__ import annotations
 
+import io
 import re
 import secrets
 from typing import Any
@@ -16,8 +17,9 @@ from typing import Any
 import pytest
 from playwright.async_api import expect
 
-from tests.e2e.conftest import Players
-from tests.e2e.test_rankings import fits
+from services.accounts.staff import staff_command
+from tests.e2e.conftest import ADDRESSES, Players
+from tests.e2e.test_rankings import fits, register
 from tests.e2e.ui import STEP_TIMEOUT_MS, Move, Player, shed_first
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -111,3 +113,21 @@ async def test_a_finished_match_replays_step_by_step(players: Players) -> None:
     await expect(gil.by("replay-position")).to_have_text(f"Lance {start + 1} de {total}")
     await fits(gil, "the replay")
     await gil.shot("replay-3-phone-spectator", full_page=False)
+
+    # a staff account: every hand, from the first deal (the look is recorded: tests/gateway/test_replay_api.py)
+    sol = await players.open(f"Sol {tag}")
+    await register(sol)
+    out = io.StringIO()
+    assert await staff_command(ADDRESSES["nats_url"], sol.name, True, out) == 0, out.getvalue()
+    await sol.page.goto(f"/m/{table_id}/rever?partida=1")
+    await expect(sol.by("replay-who")).to_contain_text("Equipe: todas as mãos")
+    await expect(sol.by("replay-position")).to_have_text(f"Lance {start} de {total}")
+    await expect(sol.by("replay-hands").locator(".replay-hand")).to_have_count(2)
+    await expect(sol.by("replay-hand-0").locator(".mini-face")).to_have_count(5)
+    await expect(sol.by("replay-hand-1").locator(".mini-face")).to_have_count(5)
+    dealt = await sol.by("replay-hand-0").locator(".mini-face").evaluate_all("els => els.map((e) => e.dataset.card)")
+    await rita.by("replay-slider").evaluate(
+        "(el, v) => { el.value = String(v); el.dispatchEvent(new Event('input', { bubbles: true })); }", start - 1)
+    rita_hand = await rita.by("hand").locator(".hand-card").evaluate_all("els => els.map((e) => e.dataset.card)")
+    assert sorted(dealt) == sorted(rita_hand)  # the same deal, seen from her seat and by the staff
+    await sol.shot("replay-4-staff")

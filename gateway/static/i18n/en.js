@@ -610,4 +610,5 @@ export const en = {
   'replay.to_table': 'Go to the table',
   'replay.empty': 'Nothing to replay at this table yet.',
   'replay.name_needed': 'Tell us your name to replay the match.',
+  'replay.at_moment': 'Replay the match at this moment',
 };

@@ -621,4 +621,5 @@ export const pt = {
   'replay.to_table': 'Ir para a mesa',
   'replay.empty': 'Ainda não há nada para rever nesta mesa.',
   'replay.name_needed': 'Para rever a partida, diga seu nome.',
+  'replay.at_moment': 'Rever partida neste momento',
 };

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import {
-  atEnd, back, buildSteps, delay, forward, initialPlayer, seek, setSpeed, SPEEDS, startIndex, STEP_MS, tick, togglePlay,
+  atEnd, back, buildSteps, delay, forward, initialPlayer, momentIndex, seek, setSpeed, SPEEDS, startIndex, STEP_MS, tick, togglePlay,
 } from '../replaysteps.js';
 
 const info = (extra = {}) => ({
@@ -42,6 +42,13 @@ test('the viewer opens at the first deal, or at the match asked', () => {
   assert.equal(startIndex(API_STEPS.slice(0, 2)), 0);
   const two = [...API_STEPS, { seq: 6, events: [{ type: 'MatchStarted', match_no: 2 }], view: view() }];
   assert.equal(startIndex(two, 2), 5);
+});
+
+test('a dispute\'s moment is the last step stored at or before its sequence', () => {
+  assert.equal(momentIndex(API_STEPS, 4), 3);
+  assert.equal(momentIndex(API_STEPS, 99), 4);
+  assert.equal(momentIndex([{ seq: 3 }, { seq: 7 }], 5), 0);
+  assert.equal(momentIndex(API_STEPS, 0), -1); // no moment asked
 });
 
 test('stepping forward and back stays within the steps; back pauses', () => {
