@@ -89,3 +89,15 @@ async def value(url: str, promql: str) -> float:
     """The value of a query that answers one number (0 when it answers nothing)."""
     result = await query(url, promql)
     return float(result[0]["value"][1]) if result else 0.0
+
+
+async def at_least(url: str, promql: str, minimum: float, seconds: float = 60) -> tuple[float, float]:
+    """(the query's value, ``minimum``) once it reaches ``minimum``, or when ``seconds`` have passed.
+
+    Scrapes come every interval, and later on a busy machine: a count reaches what was done a moment after.
+    """
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while (found := await value(url, promql)) < minimum and loop.time() < deadline:
+        await asyncio.sleep(0.2)
+    return found, minimum
