@@ -143,7 +143,8 @@ export function createReplayScreen(ctx, tableId, { match = 0, relato = '', momen
 
   function stepLine(step) {
     const text = step.lines.length ? step.lines.map(formatEntry).join(' · ') : (step.words.join('; ') || '—');
-    return h('p', { class: 'replay-line', testid: 'replay-line', 'data-seq': String(step.seq), 'aria-live': 'polite' },
+    // read aloud when a person steps, not at every tick of play
+    return h('p', { class: 'replay-line', testid: 'replay-line', 'data-seq': String(step.seq), 'aria-live': player.playing ? 'off' : 'polite' },
       h('span', { class: 'replay-line-label' }, `${t('replay.line')}: `), text);
   }
 
