@@ -39,7 +39,7 @@ from maumau.v1 import actions_pb2, chat_pb2, events_pb2, table_pb2
 from services.chat.client import post
 from services.chat.store import history
 from services.clock.presence import WATCHING
-from services.runtime import metrics
+from services.runtime import logs, metrics
 from services.runtime.settings import SocketLimits
 from services.table.client import send
 from services.table.domain import Table
@@ -158,7 +158,11 @@ class Socket:
             elif kind in _TABLE_FRAMES:
                 if not isinstance(table, str) or not table or len(table) > 64 or not table.replace("-", "").isalnum():
                     raise FrameError("bad_frame", "the frame names no table")
-                await _TABLE_FRAMES[kind](self, table, frame)
+                named = logs.TABLE_ID.set(table)  # the log lines of this frame's work name its table
+                try:
+                    await _TABLE_FRAMES[kind](self, table, frame)
+                finally:
+                    logs.TABLE_ID.reset(named)
             else:
                 raise FrameError("bad_frame", f"unknown frame type {kind!r}")
         except FrameError as e:
