@@ -116,8 +116,11 @@ async def test_presence_the_stand_in_and_sua_vez(players: Players) -> None:
     await expect(notify).to_have_attribute("aria-pressed", "true")
     await waiter.page.evaluate("() => { window.__hidden = true; }")  # the tab goes to the background
 
-    while (await last_view(mover, table))["turn"] != seat[waiter.name]:
+    for _ in range(30):
+        if (await last_view(mover, table))["turn"] == seat[waiter.name]:
+            break
         await one_move(mover)
+    assert (await last_view(mover, table))["turn"] == seat[waiter.name], "the table never turned to the waiter"
     await expect(waiter.page).to_have_title("(1) Sua vez! · Mau-Mau Online", timeout=STEP_TIMEOUT_MS)
     await expect(row).to_have_attribute("data-my-turn", "true")
     await expect(row.get_by_test_id("my-table-turn")).to_have_text("Sua vez!")

@@ -112,3 +112,27 @@ test('the log says who went away and came back, and the robot playing for them',
   assert.equal(t('log.away', { name: 'Ana' }, 'en'), 'Ana went away.');
   assert.equal(t('standin.mark', { name: 'Ana' }, 'pt-BR'), 'jogando por Ana');
 });
+
+test('a table the screen and the turn watch both hold is unsubscribed only when neither does', async () => {
+  const { Connection } = await import('../api.js');
+  const conn = new Connection();
+  const sent = [];
+  conn._send = (frame) => { sent.push(frame); return true; };
+  conn.follow('a'); // the watch, from "Minhas mesas"
+  conn.subscribe('a', { seq: 7, hasPicture: true }); // the table's screen, with its cached picture
+  assert.deepEqual(sent, [{ type: 'subscribe', table: 'a' }, { type: 'subscribe', table: 'a', since: 7 }]);
+  conn.unsubscribe('a'); // the screen goes: the watch still follows it
+  assert.equal(sent.length, 2);
+  assert.equal(conn.tables.has('a'), true);
+  conn.unfollow('a');
+  assert.deepEqual(sent[2], { type: 'unsubscribe', table: 'a' });
+  assert.equal(conn.tables.has('a'), false);
+  conn.subscribe('b');
+  conn.follow('b'); // shown already: no second subscription
+  conn.unfollow('b'); // the screen still holds it
+  assert.deepEqual(sent.slice(3), [{ type: 'subscribe', table: 'b' }]);
+  conn.unsubscribe('b');
+  assert.deepEqual(sent.slice(4), [{ type: 'unsubscribe', table: 'b' }]);
+  conn.unsubscribe('b'); // nothing held: nothing sent again
+  assert.equal(sent.length, 5);
+});
