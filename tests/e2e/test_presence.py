@@ -82,6 +82,8 @@ async def test_presence_the_stand_in_and_sua_vez(players: Players) -> None:
         await p.context.add_init_script(WATCH_ALERTS)
         await p.page.goto("/")
         await p.enter()
+        await expect(p.by("btn-sound")).to_have_attribute("aria-pressed", "true")  # the top bar's 🔊, one tap away
+        await fits(p, "the home page with the top bar's sound button")
         await choose(p, "classic32", 2, 120)
     await ana.by("btn-quick").click()
     await expect(ana.by("quick-searching")).to_be_visible()
