@@ -33,6 +33,7 @@ from services.rankings.bench import loop_seconds
 from services.up import running_platform
 
 NEEDED = {"nats", "rules", "table", "gateway"}  # what a quick match goes through
+PATIENCE = 90.0  # seconds a simulated player waits before it counts as lost
 POOLS = (("classic52", 2, 0), ("classic52", 4, 30), ("candeias", 3, 15), ("colors108", 4, 0))
 
 
@@ -43,6 +44,7 @@ class Player:
     asked: float = 0.0
     heard: float = 0.0
     table: str = ""
+    status: str = ""
 
 
 async def _call(http: aiohttp.ClientSession, method: str, url: str, token: str = "",
@@ -64,10 +66,10 @@ async def _play(http: aiohttp.ClientSession, base: str, p: Player, at: float) ->
     p.asked = time.monotonic()
     answer = await _call(http, "POST", f"{base}/api/quick-match", token,
                          {"ruleset": ruleset, "seats": seats, "turn_seconds": turn})
-    ticket = answer["ticket"]
-    while answer["status"] == "waiting":
+    ticket, patience = answer["ticket"], p.asked + PATIENCE
+    while answer["status"] == "waiting" and time.monotonic() < patience:
         answer = await _call(http, "GET", f"{base}/api/quick-match/{ticket}?wait=10", token)
-    p.heard, p.table = time.monotonic(), answer["table_id"] or ""
+    p.heard, p.table, p.status = time.monotonic(), answer["table_id"] or "", answer["status"]
 
 
 async def _idle_round_trips(http: aiohttp.ClientSession, base: str, count: int) -> list[float]:
@@ -106,6 +108,7 @@ async def drive(base: str, players: int, spread: float, seed: int) -> dict[str, 
     return {"players": len(crowd), "matched": sum(1 for p in crowd if p.table), "tables": len(by_table),
             "wait_p50_ms": _ms(waits, 50), "wait_p99_ms": _ms(waits, 99),
             "seated_twice": sum(1 for n in names.values() if n > 1), "lost": sum(1 for p in crowd if not p.table),
+            "unseated": dict(Counter(p.status for p in crowd if not p.table)),
             "idle_get_p50_ms": _ms(trips, 50), "python_10m_loop_s": loop_seconds()}
 
 

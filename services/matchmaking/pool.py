@@ -18,7 +18,8 @@ import hashlib
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-KEEP_SECONDS = 600.0  # how long a matched group is remembered for its players to find their table
+KEEP_SECONDS = 120.0  # how long a matched group is remembered for its players to find their table (every
+# change writes the whole pool: a busy pool keeps two minutes of groups, not more)
 
 
 @dataclass

@@ -20,7 +20,6 @@ import hashlib
 import json
 import logging
 import secrets
-import time
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -36,6 +35,7 @@ BUCKET, SEEN_BUCKET = "maumau_quick", "maumau_quick_seen"
 SEEN_SECONDS = 20.0
 RETRIES = 100
 T = TypeVar("T")
+Status = tuple[str, str, Group | None]  # waiting, matched or cancelled; the table; the group once matched
 
 
 def pool_key(ruleset: str, seats: int, turn_seconds: int) -> str:
@@ -61,7 +61,7 @@ class Busy(Exception):
 class Matchmaking:
     def __init__(self, kv: KeyValue, seen: KeyValue) -> None:
         self.kv, self.seen = kv, seen
-        self.changed: dict[str, asyncio.Event] = {}  # per pool: set at its next change
+        self.waiting: dict[str, dict[str, asyncio.Future[Status]]] = {}  # per pool: the long polls, by ticket
         self.followers: dict[str, asyncio.Task[None]] = {}  # one watcher per pool asked about here
 
     async def close(self) -> None:
@@ -115,7 +115,7 @@ class Matchmaking:
         await self.kv.put(_who(identity), mine.encode())
         return mine, state, table_id, group_of(pool, table_id) if table_id else None
 
-    async def status(self, ticket: str) -> tuple[str, str, Group | None]:
+    async def status(self, ticket: str) -> Status:
         """Where ``ticket`` is, marking it seen: (status, table id, its group once matched)."""
         await self.seen.put(f"seen.{ticket}", b"")
         try:
@@ -126,30 +126,43 @@ class Matchmaking:
         state, table_id = status(pool, ticket)
         return state, table_id, group_of(pool, table_id) if table_id else None
 
-    async def wait(self, ticket: str, seconds: float) -> tuple[str, str, Group | None]:
-        """``status``, once it is no longer "waiting" or ``seconds`` have passed (a long poll)."""
+    async def wait(self, ticket: str, seconds: float) -> Status:
+        """``status``, once it is no longer "waiting" or ``seconds`` have passed (a long poll).
+
+        The pool's watcher answers the poll from the change itself: a busy pool's many waiting
+        pages cost one read per change, not one each.
+        """
         key = _pool_of(ticket)
         if key not in self.followers:
             self.followers[key] = asyncio.create_task(self._follow(key), name=f"quick-{key}")
-        deadline = time.monotonic() + seconds
-        while True:
-            changed = self.changed.setdefault(key, asyncio.Event())  # before reading: no change slips between
-            state, table_id, group = await self.status(ticket)
-            remaining = deadline - time.monotonic()
-            if state != "waiting" or remaining <= 0:
-                return state, table_id, group
+        answer: asyncio.Future[Status] = asyncio.get_running_loop().create_future()
+        polls = self.waiting.setdefault(key, {})
+        polls[ticket] = answer  # before reading: a change in between answers it
+        try:
+            now = await self.status(ticket)
+            if now[0] != "waiting":
+                return now
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(changed.wait(), remaining)
+                return await asyncio.wait_for(answer, seconds)
+            return now
+        finally:
+            if polls.get(ticket) is answer:
+                del polls[ticket]
 
     async def _follow(self, key: str) -> None:
-        """Wake whoever waits on pool ``key`` at each of its changes (one watcher per pool in this process)."""
+        """Answer the long polls on pool ``key`` at each of its changes (one watcher per pool in this process)."""
         while True:
             try:
                 watcher = await self.kv.watch(f"pool.{key}")
-                async for _ in watcher:
-                    changed = self.changed.pop(key, None)
-                    if changed is not None:
-                        changed.set()
+                async for entry in watcher:
+                    polls = self.waiting.get(key)
+                    if entry is None or entry.value is None or not polls:
+                        continue
+                    pool = Pool.from_json(json.loads(entry.value))
+                    for ticket, answer in list(polls.items()):
+                        state, table_id = status(pool, ticket)
+                        if state != "waiting" and not answer.done():
+                            answer.set_result((state, table_id, group_of(pool, table_id) if table_id else None))
             except (NatsError, OSError) as e:
                 log.warning("stopped following the quick-match pool %s (%s); again", key, type(e).__name__)
                 await asyncio.sleep(0.5)
