@@ -18,8 +18,8 @@ import hashlib
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-KEEP_SECONDS = 120.0  # how long a matched group is remembered for its players to find their table (every
-# change writes the whole pool: a busy pool keeps two minutes of groups, not more)
+KEEP_SECONDS = 15.0  # how long a matched group stays in its pool (every change writes the whole pool, so
+# a busy pool keeps seconds of groups; each ticket's group is also kept under its own key: store.py)
 
 
 @dataclass
@@ -48,8 +48,15 @@ class Pool:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Pool:
-        return cls([Ticket(**t) for t in data["waiting"]],
-                   [Group(g["table_id"], [Ticket(**t) for t in g["tickets"]], g["at"]) for g in data["groups"]])
+        return cls([Ticket(**t) for t in data["waiting"]], [group_from_json(g) for g in data["groups"]])
+
+
+def group_to_json(g: Group) -> dict[str, Any]:
+    return asdict(g)
+
+
+def group_from_json(data: dict[str, Any]) -> Group:
+    return Group(data["table_id"], [Ticket(**t) for t in data["tickets"]], data["at"])
 
 
 def table_id_of(first: str) -> str:

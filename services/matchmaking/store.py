@@ -28,11 +28,23 @@ from nats.js import JetStreamContext
 from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError
 from nats.js.kv import KeyValue
 
-from services.matchmaking.pool import Group, Pool, Ticket, ask, cancel, drop, group_of, status
+from services.matchmaking.pool import (
+    Group,
+    Pool,
+    Ticket,
+    ask,
+    cancel,
+    drop,
+    group_from_json,
+    group_of,
+    group_to_json,
+    status,
+)
 
 log = logging.getLogger("maumau.matchmaking")
 BUCKET, SEEN_BUCKET = "maumau_quick", "maumau_quick_seen"
-SEEN_SECONDS = 20.0
+SEEN_SECONDS = 45.0  # a page long-polls every 10 s: a busy gateway may answer late, so four polls missed
+KEEP_SECONDS = 3600.0  # what nobody writes again for an hour goes: old groups, players' last tickets, idle pools
 RETRIES = 100
 T = TypeVar("T")
 Status = tuple[str, str, Group | None]  # waiting, matched or cancelled; the table; the group once matched
@@ -54,6 +66,14 @@ def _who(identity: str) -> str:
     return "who." + hashlib.sha256(identity.encode()).hexdigest()[:32]
 
 
+async def _bucket(js: JetStreamContext, name: str, ttl: float, replicas: int) -> KeyValue:
+    """The bucket as it is (an older version's settings kept), else made."""
+    try:
+        return await js.key_value(name)
+    except NatsError:
+        return await js.create_key_value(bucket=name, history=1, ttl=ttl, replicas=replicas)
+
+
 class Busy(Exception):
     """The pool kept changing under this request (it may be sent again)."""
 
@@ -71,9 +91,8 @@ class Matchmaking:
 
     @classmethod
     async def open(cls, js: JetStreamContext, replicas: int = 1, seen_seconds: float = SEEN_SECONDS) -> Matchmaking:
-        kv = await js.create_key_value(bucket=BUCKET, history=1, replicas=replicas)
-        seen = await js.create_key_value(bucket=SEEN_BUCKET, history=1, ttl=seen_seconds, replicas=replicas)
-        return cls(kv, seen)
+        return cls(await _bucket(js, BUCKET, KEEP_SECONDS, replicas),
+                   await _bucket(js, SEEN_BUCKET, seen_seconds, replicas))
 
     async def _change(self, key: str, change: Callable[[Pool], T], check_seen: bool = False) -> tuple[Pool, T]:
         for _ in range(RETRIES):
@@ -113,7 +132,11 @@ class Matchmaking:
         mine = next((w.ticket for w in pool.waiting if w.identity == identity), ticket.ticket)  # another tab's
         state, table_id = status(pool, mine)
         await self.kv.put(_who(identity), mine.encode())
-        return mine, state, table_id, group_of(pool, table_id) if table_id else None
+        group = group_of(pool, table_id) if table_id else None
+        if group is not None:  # this request filled the pool: each of its tickets keeps its group
+            for t in group.tickets:
+                await self.kv.put(f"seated.{t.ticket}", json.dumps(group_to_json(group)).encode())
+        return mine, state, table_id, group
 
     async def status(self, ticket: str) -> Status:
         """Where ``ticket`` is, marking it seen: (status, table id, its group once matched)."""
@@ -124,6 +147,12 @@ class Matchmaking:
             return "cancelled", "", None
         pool = Pool.from_json(json.loads(entry.value or b"{}"))
         state, table_id = status(pool, ticket)
+        if state == "cancelled":  # or matched a while ago: its group is no longer in the pool
+            try:
+                seated = group_from_json(json.loads((await self.kv.get(f"seated.{ticket}")).value or b"{}"))
+                return "matched", seated.table_id, seated
+            except KeyNotFoundError:
+                pass
         return state, table_id, group_of(pool, table_id) if table_id else None
 
     async def wait(self, ticket: str, seconds: float) -> Status:
