@@ -22,7 +22,7 @@ from nats.errors import Error as NatsError
 
 from gateway.http_api import NATS_KEY, bearer, caller, identity_or_401, json_body, json_error
 from gateway.ratelimit import Handler, enforce
-from gateway.sessions import COOKIE, SESSION, Session, Sessions, session_of
+from gateway.sessions import COOKIE, GUEST_COOKIE, SESSION, Session, Sessions, session_of
 from maumau.v1 import accounts_pb2
 from services.accounts.client import send
 from services.accounts.names import name_key
@@ -35,6 +35,7 @@ SECURE_KEY = web.AppKey("secure_cookie", bool)
 PER_ACCOUNT_KEY = web.AppKey("logins_per_account", int)
 ORIGIN_OK_KEY: web.AppKey[Callable[[web.Request], bool]] = web.AppKey("origin_ok")
 SAFE = ("GET", "HEAD", "OPTIONS")
+GUEST_COOKIE_SECONDS = 365 * 24 * 3600  # as long as the device keeps its token
 UNREACHABLE = (NatsError, OSError, TimeoutError)
 STATUS = {"bad_credentials": 401, "no_account": 401, "name_taken": 409, "guest_taken": 409,
           "already_registered": 409, "unavailable": 503}  # any other refusal: 400
@@ -91,6 +92,20 @@ async def _signed_in(request: web.Request, account: accounts_pb2.Account, status
         raise json_error(503, "unavailable", "sessions cannot be kept right now; try again") from None
     response = web.json_response(_me(account), status=status)
     response.set_cookie(COOKIE, session_id, max_age=int(SESSION_SECONDS), path="/", httponly=True, samesite="Lax",
+                        secure=request.app[SECURE_KEY])
+    return response
+
+
+async def guest_cookie(request: web.Request) -> web.Response:
+    """A guest's device token (Bearer) in an ``HttpOnly`` cookie: the WebSocket's credential, never its URL.
+
+    Browsers set no header on a WebSocket; the cookie goes with it by itself, and only to this
+    gateway's origin (the socket checks its Origin too).
+    """
+    token = bearer(request)
+    identity_or_401(token)
+    response = web.json_response({"ok": True})
+    response.set_cookie(GUEST_COOKIE, token, max_age=GUEST_COOKIE_SECONDS, path="/", httponly=True, samesite="Lax",
                         secure=request.app[SECURE_KEY])
     return response
 
@@ -179,6 +194,7 @@ def routes() -> list[web.RouteDef]:
         web.post("/api/accounts", register, name="new_account"),
         web.post("/api/login", login, name="login"),
         web.post("/api/logout", logout),
+        web.post("/api/session/cookie", guest_cookie),
         web.get("/api/me", me),
         web.patch("/api/me", patch_me),
     ]

@@ -57,7 +57,8 @@ class Tab:
         failures = 0
         while not self.stopping:
             try:
-                self.ws = await self.http.ws_connect(f"{self.url.replace('http', 'ws', 1)}/ws?token={self.token}")
+                self.ws = await self.http.ws_connect(f"{self.url.replace('http', 'ws', 1)}/ws",
+                                                     headers={"Authorization": f"Bearer {self.token}"})
             except (aiohttp.ClientError, OSError, TimeoutError):
                 self.tally.failed_connects += 1
                 await asyncio.sleep(BACKOFF[min(failures, len(BACKOFF) - 1)])

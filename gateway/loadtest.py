@@ -252,7 +252,8 @@ async def _idle_sockets(http: aiohttp.ClientSession, url: str, plan: Plan, gatew
     if not plan.idle_sockets:  # nothing to open, nothing to wait for (chaos, and tests, open none)
         return {"idle_sockets": 0, "kib_per_socket": None}
     before = rss_kib(gateway_pid) if gateway_pid else 0
-    sockets = [await http.ws_connect(f"{url.replace('http', 'ws', 1)}/ws?token=idle{i}x{plan.seed}")
+    sockets = [await http.ws_connect(f"{url.replace('http', 'ws', 1)}/ws",
+                                     headers={"Authorization": f"Bearer idle{i}x{plan.seed}"})
                for i in range(plan.idle_sockets)]
     await asyncio.sleep(1.0)
     after = rss_kib(gateway_pid) if gateway_pid else 0

@@ -6,7 +6,7 @@ import logging
 import re
 from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from aiohttp import web
 from nats.js.kv import KeyValue
@@ -26,7 +26,7 @@ from gateway.http_api import (
     routes,
 )
 from gateway.identity import clean_name
-from gateway.sessions import session_of
+from gateway.sessions import GUEST_COOKIE, session_of
 from gateway.ws import Sockets, serve_socket
 from services.chat.store import ensure_stream as ensure_chat_stream
 from services.clock.presence import bucket as presence_bucket
@@ -115,9 +115,9 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     session = session_of(request)  # an account's cookie, else a guest's token
     if session is not None:
         identity, name = session.identity, session.name
-    else:  # in the URL, since browsers cannot set a WebSocket's headers; kept out of the logs by REDACT
-        identity = identity_or_401(bearer(request) or request.query.get("token", ""))
-        name = clean_name(request.query.get("name"), "Jogador")
+    else:  # a guest's cookie (browsers set no header on a WebSocket), or a tool's Authorization header
+        identity = identity_or_401(bearer(request) or request.cookies.get(GUEST_COOKIE, ""))
+        name = clean_name(request.query.get("name") or unquote(request.headers.get("X-Player-Name", "")), "Jogador")
     address = group(client_address(request, request.app[PROXIES_KEY]))
     return await serve_socket(request, identity, name, request.app[FEEDS_KEY],
                               request.app[NATS_KEY], request.app[SOCKETS_KEY], address, session is not None,

@@ -27,6 +27,7 @@ from services.runtime.settings import SESSION_SECONDS
 
 BUCKET = "maumau_sessions"
 COOKIE = "mm_session"
+GUEST_COOKIE = "mm_guest"  # a guest's device token, for the WebSocket (gateway/accounts_api.py guest_cookie)
 
 
 @dataclass(frozen=True)

@@ -270,9 +270,20 @@ export class Connection extends EventTarget {
   _open() {
     const s = loadSession();
     if (!s) return;
+    if (!s.account && this.guestCookie !== s.token) {
+      // a guest's socket is its device token's cookie (HttpOnly): no token in any URL
+      fetch('/api/session/cookie', { method: 'POST', headers: { Authorization: `Bearer ${s.token}` } })
+        .then((r) => { if (r.ok) this.guestCookie = s.token; })
+        .catch(() => {})
+        .finally(() => this._connect(s));
+      return;
+    }
+    this._connect(s);
+  }
+
+  _connect(s) {
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    // an account's socket is the cookie's: no token in a URL that does not need one
-    const q = s.account ? '' : `?${new URLSearchParams({ token: s.token, name: s.name || '' })}`;
+    const q = s.account ? '' : `?${new URLSearchParams({ name: s.name || '' })}`;
     this._setStatus(this.attempt === 0 ? 'connecting' : 'reconnecting');
     let ws;
     try {

@@ -50,8 +50,8 @@ class Client:
             return r.status, await r.json()
 
     async def connect(self, base: str | None = None) -> None:
-        url = (base or self.base).replace("http", "ws", 1) + f"/ws?token={self.token}&name={self.name}"
-        self.ws = await self.http.ws_connect(url)
+        url = (base or self.base).replace("http", "ws", 1) + "/ws"
+        self.ws = await self.http.ws_connect(url, headers=self.headers)
         self.reader = asyncio.create_task(self._read())
 
     async def _read(self) -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
+from gateway.identity import identity_of
 from tests.gateway.harness import gateways
 
 
@@ -36,3 +37,19 @@ async def test_a_socket_url_too_long_to_parse_leaves_its_token_out_of_the_logs(
     leaked = [r for r in caplog.records if ana.token in r.getMessage() or bia.token in r.getMessage()]
     assert refused.value.status == 400 and not leaked
     assert ana.token not in caplog.text and bia.token not in caplog.text
+
+
+async def test_a_guest_socket_takes_its_token_from_a_cookie_never_the_url(nats_url: str, tmp_path: Path) -> None:
+    async with gateways(nats_url, tmp_path) as g:
+        ana = await g.client("Ana")
+        ws_url = g.urls[0].replace("http", "ws", 1) + "/ws"
+        with pytest.raises(aiohttp.WSServerHandshakeError) as in_url:
+            await g.http.ws_connect(ws_url + f"?token={ana.token}")
+        async with g.http.post(g.urls[0] + "/api/session/cookie", headers=ana.headers) as r:
+            cookie = r.cookies["mm_guest"]
+        ws = await g.http.ws_connect(ws_url + "?name=Ana", headers={"Cookie": f"mm_guest={cookie.value}"})
+        await ws.send_json({"type": "hello", "v": 1})
+        welcome = await ws.receive_json(timeout=5)
+        await ws.close()
+    assert in_url.value.status == 401 and cookie["httponly"] and cookie["samesite"] == "Lax"
+    assert welcome["type"] == "welcome" and welcome["identity"] == identity_of(ana.token) and welcome["name"] == "Ana"

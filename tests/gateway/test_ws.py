@@ -144,12 +144,12 @@ async def test_two_gateway_replicas_serve_the_same_table(nats_url: str, tmp_path
 async def test_a_foreign_origin_is_refused(nats_url: str, tmp_path: Path) -> None:
     async with gateways(nats_url, tmp_path) as g:
         alice = await g.client("Ana")
-        url = g.urls[0].replace("http", "ws", 1) + f"/ws?token={alice.token}"
+        url = g.urls[0].replace("http", "ws", 1) + "/ws"
         try:
-            await g.http.ws_connect(url, headers={"Origin": "https://evil.example"})
+            await g.http.ws_connect(url, headers={"Origin": "https://evil.example", **alice.headers})
         except aiohttp.WSServerHandshakeError as e:
             status = e.status
-        ok = await g.http.ws_connect(url, headers={"Origin": g.urls[0]})
+        ok = await g.http.ws_connect(url, headers={"Origin": g.urls[0], **alice.headers})
         await ok.close()
     assert status == 403
 
