@@ -190,8 +190,10 @@ class Matchmaking:
                     pool = Pool.from_json(json.loads(entry.value))
                     for ticket, answer in list(polls.items()):
                         state, table_id = status(pool, ticket)
-                        if state != "waiting" and not answer.done():
-                            answer.set_result((state, table_id, group_of(pool, table_id) if table_id else None))
+                        # only a match answers here: a ticket missing from a change may be one the
+                        # watcher delivers late, written before the ticket was; the poll reads again
+                        if state == "matched" and not answer.done():
+                            answer.set_result((state, table_id, group_of(pool, table_id)))
             except (NatsError, OSError) as e:
                 log.warning("stopped following the quick-match pool %s (%s); again", key, type(e).__name__)
                 await asyncio.sleep(0.5)
