@@ -8,43 +8,20 @@ from __future__ import annotations
 
 import logging
 
-from nats.aio.msg import Msg
-from nats.js import JetStreamContext
-from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from maumau.v1 import accounts_pb2
 from services.accounts import projections
 from services.accounts.store import STREAM, SUBJECTS
-from services.runtime.consuming import consume
-from services.table.projections import position
-from services.table.projector import Patient
-
-log = logging.getLogger("maumau.projector.accounts")
+from services.table.projector import StreamProjector
 
 
-class AccountsProjector(Patient):
-    def __init__(self, js: JetStreamContext, engine: AsyncEngine):
-        self.js = js
-        self.engine = engine
+class AccountsProjector(StreamProjector[accounts_pb2.AccountEventBatch]):
+    stream, subjects, durable, position_name = STREAM, SUBJECTS, projections.DURABLE, projections.POSITION
+    log = logging.getLogger("maumau.projector.accounts")
 
-    async def apply_many(self, stored: list[projections.Stored]) -> int:
-        async with self.engine.begin() as conn:
-            return await projections.apply_many(conn, stored)
+    def parse(self, data: bytes) -> accounts_pb2.AccountEventBatch:
+        return accounts_pb2.AccountEventBatch.FromString(data)
 
-    async def run(self, batch: int = 200, linger: float = 0.25) -> None:
-        """Consume the stream until cancelled (resumes at the durable consumer's position)."""
-        config = ConsumerConfig(durable_name=projections.DURABLE, deliver_policy=DeliverPolicy.ALL,
-                                ack_policy=AckPolicy.EXPLICIT, filter_subject=SUBJECTS, max_ack_pending=10_000)
-        await consume(self.js, STREAM, config, self._project, size=batch, linger=linger, log=log)
-
-    async def _project(self, msgs: list[Msg]) -> None:
-        stored = [(m.metadata.sequence.stream, m.subject.rsplit(".", 1)[-1],
-                   accounts_pb2.AccountEventBatch.FromString(m.data)) for m in msgs]
-        await self.patiently(lambda: self.apply_many(stored))
-        for msg in msgs:
-            await msg.ack()
-
-    async def caught_up(self) -> int:
-        async with self.engine.connect() as conn:
-            return await position(conn, projections.POSITION)
+    async def write(self, conn: AsyncConnection, stored: list[projections.Stored]) -> int:
+        return await projections.apply_many(conn, stored)

@@ -7,6 +7,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from datetime import datetime
+from typing import ClassVar, Generic, TypeVar
 from zoneinfo import ZoneInfo
 
 from nats.aio.msg import Msg
@@ -14,7 +15,7 @@ from nats.js import JetStreamContext
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 from sqlalchemy import text
 from sqlalchemy.exc import InterfaceError, OperationalError
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from maumau.v1 import events_pb2
 from services.accounts.projections import DURABLE as ACCOUNTS_DURABLE
@@ -58,6 +59,52 @@ class Patient:
                 await asyncio.sleep(delay)
                 delay = min(2 * delay, RETRY_MAX)
         self.writing = True
+
+
+B = TypeVar("B")
+
+
+class StreamProjector(Patient, Generic[B]):
+    """A durable consumer of one stream writing one projection (accounts, disputes): batches in, one
+    transaction per fetch, acknowledged once written. A subclass names its stream and says how a
+    message's bytes parse and how stored batches are written."""
+
+    stream: ClassVar[str]
+    subjects: ClassVar[str]
+    durable: ClassVar[str]
+    position_name: ClassVar[str]  # its row in projection_positions
+    log: ClassVar[logging.Logger]
+
+    def __init__(self, js: JetStreamContext, engine: AsyncEngine):
+        self.js = js
+        self.engine = engine
+
+    def parse(self, data: bytes) -> B:
+        raise NotImplementedError
+
+    async def write(self, conn: AsyncConnection, stored: list[tuple[int, str, B]]) -> int:
+        """Project stored batches (sequence, aggregate id, batch) in stream order; how many were new."""
+        raise NotImplementedError
+
+    async def apply_many(self, stored: list[tuple[int, str, B]]) -> int:
+        async with self.engine.begin() as conn:
+            return await self.write(conn, stored)
+
+    async def run(self, batch: int = 200, linger: float = 0.25) -> None:
+        """Consume the stream until cancelled (resumes at the durable consumer's position)."""
+        config = ConsumerConfig(durable_name=self.durable, deliver_policy=DeliverPolicy.ALL,
+                                ack_policy=AckPolicy.EXPLICIT, filter_subject=self.subjects, max_ack_pending=10_000)
+        await consume(self.js, self.stream, config, self._project, size=batch, linger=linger, log=self.log)
+
+    async def _project(self, msgs: list[Msg]) -> None:
+        stored = [(m.metadata.sequence.stream, m.subject.rsplit(".", 1)[-1], self.parse(m.data)) for m in msgs]
+        await self.patiently(lambda: self.apply_many(stored))
+        for msg in msgs:
+            await msg.ack()
+
+    async def caught_up(self) -> int:
+        async with self.engine.connect() as conn:
+            return await position(conn, self.position_name)
 
 
 class Projector(Patient):
