@@ -129,3 +129,33 @@ async def test_an_open_table_is_listed_and_anyone_may_join(nats_url: str, tmp_pa
         status, joined = await bia.post(f"/api/tables/{listed['table_id']}/join", {})
     assert [t["table_id"] for t in open_tables["tables"]] == [listed["table_id"]]
     assert open_tables["tables"][0]["free"] == 2 and (status, joined) == (200, {"seat": 1})
+
+
+async def test_a_gateway_stopped_while_its_player_waits_loses_nobody(nats_url: str, tmp_path: Path) -> None:
+    async with gateways(nats_url, tmp_path, replicas=2) as g:
+        ana, bia = await g.client("Ana", replica=0), await g.client("Bia", replica=1)
+        ticket = (await _ask(ana, {"ruleset": "classic52", "seats": 2, "turn_seconds": 0}))["ticket"]
+        await g.restart(0)  # Ana's page asks the other replica from now on
+        ana.base = g.urls[1]
+        await _ask(bia, {"ruleset": "classic52", "seats": 2, "turn_seconds": 0})
+        table_id = await _matched(ana, ticket)
+        names = sorted(p.name for p in (await g.platform.table(table_id)).players)
+    assert names == ["Ana", "Bia"]
+
+
+async def test_a_group_whose_table_was_never_created_gets_it_from_the_next_question(
+        nats_url: str, tmp_path: Path) -> None:
+    async with gateways(nats_url, tmp_path) as g:
+        ana = await g.client("Ana")
+        ticket = (await _ask(ana, {"ruleset": "candeias", "seats": 2, "turn_seconds": 0}))["ticket"]
+        nc = await nats.connect(nats_url)
+        try:  # a replica fills the pool and dies before it creates the table
+            mm = await Matchmaking.open(nc.jetstream())
+            _, state, table_id, _ = await mm.ask(pool_key("candeias", 2, 0), 2, "g-bia", "Bia", False, time.time())
+        finally:
+            await nc.close()
+        before = (await g.platform.table(table_id)).status
+        seated_at = await _matched(ana, ticket)
+        t = await g.platform.table(table_id)
+    assert (state, before, seated_at) == ("matched", "none", table_id)
+    assert t.status == "playing" and sorted(p.name for p in t.players) == ["Ana", "Bia"]
