@@ -45,3 +45,17 @@ async def test_a_followed_seat_is_marked_while_its_page_is_open(nats_url: str, t
         closed = await _until(nats_url, set())
         await eva.close()
     assert open_page == {(tid, 1)} and closed == set()
+
+
+async def test_the_marks_of_two_replicas_meet_in_one_bucket(nats_url: str, tmp_path: Path) -> None:
+    async with gateways(nats_url, tmp_path, replicas=2) as g:
+        ana, bia = await g.client("Ana", replica=0), await g.client("Bia", replica=1)
+        tid = await _table_for_two(g, ana, bia)
+        for c in (ana, bia):
+            await c.connect()
+            await c.send({"type": "subscribe", "table": tid})
+        both = await _until(nats_url, {(tid, 0), (tid, 1)})
+        await g.restart(1)  # Bia's replica goes away: its marks with it
+        await ana.close()
+        left = await _until(nats_url, set())
+    assert both == {(tid, 0), (tid, 1)} and left == set()
