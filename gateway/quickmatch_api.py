@@ -31,6 +31,7 @@ from services.rules.wire import option_to_pb
 from services.runtime.settings import Settings
 from services.table.client import send
 from services.table.domain import Status
+from services.table.lobby import entry
 from services.table.projections import directory
 
 MATCHMAKING_KEY = web.AppKey("matchmaking", Matchmaking)
@@ -116,11 +117,8 @@ async def open_tables(request: web.Request) -> web.Response:
     except (SQLAlchemyError, OSError):
         raise json_error(503, "unavailable", "the open tables cannot be listed right now; try again") from None
     return web.json_response({"tables": [
-        {"table_id": r.table_id, "ruleset": r.ruleset, "options": r.options, "seats": r.capacity,
-         "players": [p["name"] for p in r.players], "free": r.capacity - len(r.players),
-         "category": "training" if any(p["bot"] for p in r.players) else "official",
-         "turn_seconds": r.options.get("turn_seconds"), "created_at": r.created_at.isoformat()}
-        for r in rows if len(r.players) < r.capacity]})
+        entry(r.table_id, r.ruleset, r.options, r.capacity, [(p["name"], p["bot"]) for p in r.players], r.status)
+        | {"created_at": r.created_at.isoformat()} for r in rows if len(r.players) < r.capacity]})
 
 
 def setup(app: web.Application, cfg: Settings) -> None:

@@ -26,6 +26,7 @@ from gateway.http_api import (
     routes,
 )
 from gateway.identity import clean_name
+from gateway.openlist import OpenTables
 from gateway.sessions import GUEST_COOKIE, session_of
 from gateway.ws import Sockets, serve_socket
 from services.chat.store import ensure_stream as ensure_chat_stream
@@ -44,6 +45,7 @@ FEEDS_KEY = web.AppKey("feeds", Feeds)
 TABLES_CACHED = 1_000  # tables the HTTP API looked at lately
 ORIGINS_KEY = web.AppKey("origins", frozenset[str])
 SOCKETS_KEY = web.AppKey("sockets", Sockets)
+OPEN_TABLES_KEY = web.AppKey("open_tables", OpenTables)  # the lobby's live list (gateway/openlist.py)
 PRESENCE_KEY = web.AppKey("presence", KeyValue)  # where sockets mark the seats they hold (gateway/presence.py)
 
 
@@ -121,7 +123,7 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     address = group(client_address(request, request.app[PROXIES_KEY]))
     return await serve_socket(request, identity, name, request.app[FEEDS_KEY],
                               request.app[NATS_KEY], request.app[SOCKETS_KEY], address, session is not None,
-                              request.app[PRESENCE_KEY])
+                              request.app[PRESENCE_KEY], request.app[OPEN_TABLES_KEY])
 
 
 async def index(request: web.Request) -> web.FileResponse:
@@ -160,6 +162,8 @@ def make_app(cfg: Settings, origins: frozenset[str]) -> web.Application:
         app[NATS_KEY] = nc
         app[FEEDS_KEY] = feeds = Feeds(nc)
         app[PRESENCE_KEY] = await presence_bucket(nc.jetstream(), cfg.stream_replicas)
+        app[OPEN_TABLES_KEY] = open_tables = OpenTables()
+        await open_tables.follow(nc)
         app[TABLES_KEY] = tables(EventStore(nc.jetstream()), TABLES_CACHED)
         try:
             async with following(feeds):

@@ -32,6 +32,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from gateway.feeds import Feed, Feeds, UnknownTable, chat_line
 from gateway.http_api import DB_KEY, ZONE_KEY
+from gateway.openlist import OpenTables
 from gateway.presence import Marks
 from gateway.redact import events_frame, state_frame
 from gateway.stakes import vouch
@@ -101,6 +102,7 @@ class Socket:
     max_tables: int
     seat: Callable[[table_pb2.TableCommand, Table], Awaitable[None]]  # vouch for the socket's player taking a seat
     marks: Marks | None = None  # where the socket's seats are marked present (None: nowhere)
+    lobby: OpenTables | None = None  # the open tables' live lines, once the tab asks for them
     tables: set[str] = field(default_factory=set)
     outbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=lambda: asyncio.Queue(QUEUE))
     allowance: float = RATE
@@ -176,6 +178,11 @@ class Socket:
 
     def pong(self) -> None:
         self.send({"type": "pong"})
+
+    def watch_open_tables(self) -> None:
+        """From now on, every change of an open table's lobby line (``open_table`` frames)."""
+        if self.lobby is not None:
+            self.lobby.watchers.add(self)
 
     def welcome(self) -> None:
         self.send({"type": "welcome", "v": PROTOCOL, "identity": self.identity, "name": self.name})
@@ -270,12 +277,15 @@ class Socket:
                 if (feed := self.feeds.feeds.get(table_id)) is not None}
 
     async def close(self) -> None:
+        if self.lobby is not None:
+            self.lobby.watchers.discard(self)
         for table_id in list(self.tables):
             await self.feeds.unwatch(table_id, self)
         self.tables.clear()
 
 
-_SOCKET_FRAMES: dict[str, Callable[[Socket], None]] = {"ping": Socket.pong, "hello": Socket.welcome}
+_SOCKET_FRAMES: dict[str, Callable[[Socket], None]] = {"ping": Socket.pong, "hello": Socket.welcome,
+                                                       "open_tables": Socket.watch_open_tables}
 _TABLE_FRAMES: dict[str, Callable[[Socket, str, dict[str, Any]], Awaitable[None]]] = {
     "subscribe": Socket.on_subscribe, "unsubscribe": Socket.unsubscribe, "command": Socket.command,
 }
@@ -284,7 +294,7 @@ _TABLE_FRAMES: dict[str, Callable[[Socket, str, dict[str, Any]], Awaitable[None]
 
 async def serve_socket(request: web.Request, identity: str, name: str, feeds: Feeds, nc: NATS,
                        sockets: Sockets, address: str, account: bool,
-                       presence: KeyValue | None = None) -> web.WebSocketResponse:
+                       presence: KeyValue | None = None, lobby: OpenTables | None = None) -> web.WebSocketResponse:
     refused = sockets.admit(identity, address)
     if refused is not None:
         raise web.HTTPTooManyRequests(text=orjson.dumps({"error": {"code": "too_many_sockets",
@@ -303,7 +313,7 @@ async def serve_socket(request: web.Request, identity: str, name: str, feeds: Fe
         metrics.WEBSOCKETS_OPENED.inc()
         with metrics.WEBSOCKETS_OPEN.track_inprogress():
             await _serve(ws, Socket(ws, identity, name, feeds, nc, sockets.limits.tables, seat,
-                                    Marks(presence, uuid.uuid4().hex[:12]) if presence is not None else None))
+                                    Marks(presence, uuid.uuid4().hex[:12]) if presence is not None else None, lobby))
     finally:
         sockets.open.discard(ws)
         sockets.release(identity, address)

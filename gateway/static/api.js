@@ -262,6 +262,13 @@ export class Connection extends EventTarget {
 
   _emit(type, detail) { this.dispatchEvent(new CustomEvent(type, { detail })); }
 
+  /** From now on (and after every reconnection), each change of an open table's lobby line: 'open_table' events. */
+  watchOpenTables() {
+    if (this.openTables) return;
+    this.openTables = true;
+    if (this.ws && this.ws.readyState === 1) this._send({ type: 'open_tables' });
+  }
+
   _setStatus(status) {
     this.status = status;
     this._emit('status', status);
@@ -298,6 +305,7 @@ export class Connection extends EventTarget {
       this.attempt = 0;
       this._setStatus('open');
       this._send({ type: 'hello', v: 1 });
+      if (this.openTables) this._send({ type: 'open_tables' });
       for (const [table, t] of this.tables) this._subscribeFrame(table, t);
       for (const p of this.pending.values()) this._send(p.frame);
       ws.lastHeard = Date.now();
@@ -442,6 +450,9 @@ export class Connection extends EventTarget {
         break;
       case 'welcome':
         this._emit('welcome', frame);
+        break;
+      case 'open_table':
+        this._emit('open_table', frame.table);
         break;
       default:
         break;

@@ -1,8 +1,9 @@
 // Open tables ("Aberta": listed, anyone may sit without the invitation): the create form's choice
 // between "Só por convite" and "Aberta", and the home screen's list of the open tables waiting for
-// players, with one-tap join. The server has no push for this list yet: the list asks
-// GET /api/open-tables every few seconds while the page is visible, and stops while it is hidden.
-// The pure parts (a table's lines in words, the polling) are node-tested.
+// players, with one-tap join. The list is read with GET /api/open-tables, then kept live by the
+// WebSocket's 'open_table' lines (the table service announces every change of an open table's
+// lobby); it is read again after a reconnection, and every 30 s while the page is visible.
+// The pure parts (a table's lines in words, the live merge, the polling) are node-tested.
 
 import { api } from './api.js';
 import { cleanOptions, rulesetLabel, rulesetOf, tableRules } from './catalog.js';
@@ -11,7 +12,21 @@ import { errorText, getLang, listNames, t } from './i18n.js';
 import { speedText } from './quickmatch.js';
 import { categoryBadge } from './rankingpage.js';
 
-export const OPEN_TABLES_EVERY_MS = 4000;
+export const OPEN_TABLES_EVERY_MS = 30000; // a safety net: the lines come live over the WebSocket
+
+/**
+ * The list after one live line: a table still waiting for players is put first (or kept where it is),
+ * one that no longer waits (full, started, ended) leaves the list.
+ */
+export function mergeOpenTable(tables, line, max = Infinity) {
+  const rest = tables.filter((t) => t.table_id !== line.table_id);
+  if (!line.listed) return rest;
+  const at = tables.findIndex((t) => t.table_id === line.table_id);
+  if (at < 0) return [line, ...rest].slice(0, max);
+  const kept = tables.slice();
+  kept[at] = line;
+  return kept;
+}
 const SHOWN = 20; // the newest open tables shown
 
 /**
@@ -154,11 +169,30 @@ export function createOpenTables(ctx, { seatedAt = () => new Set() } = {}) {
           : h('p', { class: 'muted', testid: 'open-none' }, data.error ? errorText(data.error) : t('open.none'))));
   }
 
+  function onLine(e) {
+    if (destroyed || data.loading) return;
+    data = { ...data, tables: mergeOpenTable(data.tables, e.detail, SHOWN) };
+    draw();
+  }
+
+  function onStatus(e) {
+    if (e.detail === 'open' && !destroyed) load(); // lines may have been missed while it was away
+  }
+
   draw();
+  const conn = ctx.conn;
+  conn?.addEventListener('open_table', onLine);
+  conn?.addEventListener('status', onStatus);
+  conn?.watchOpenTables();
   const stop = pollWhileVisible(load, OPEN_TABLES_EVERY_MS);
   return {
     el,
     render: draw,
-    destroy() { destroyed = true; stop(); },
+    destroy() {
+      destroyed = true;
+      stop();
+      conn?.removeEventListener('open_table', onLine);
+      conn?.removeEventListener('status', onStatus);
+    },
   };
 }

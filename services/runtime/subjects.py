@@ -14,6 +14,7 @@ TABLE_EVENTS = "tables.*"  # the TABLES stream: one subject per table
 LIVE_TABLES = "live.tables.{{wildcard(1)}}"  # where the TABLES stream republishes what it stored
 CHAT_LINES = "chat.*"  # the CHAT stream: one subject per table
 ACCOUNT_EVENTS = "accounts.*"  # the ACCOUNTS stream: one subject per account
+OPEN_TABLES = "lobby.open"  # an open table's lobby line, each time it changes (core NATS: the lobby's live list)
 DISPUTE_EVENTS = "disputes.*"  # the DISPUTES stream: one subject per dispute (docs/disputes.md)
 
 

@@ -16,6 +16,7 @@ from services.rankings.periods import zone
 from services.runtime import tracing
 from services.runtime.lifecycle import connect, run_until_stopped, setup_logging
 from services.runtime.settings import Settings
+from services.table.lobby import announcer
 from services.table.projections import engine, migrate
 from services.table.projector import Projector, reset
 from services.table.rules_client import GrpcRules
@@ -36,7 +37,8 @@ async def serve_table(cfg: Settings) -> None:
     service = TableService(store, rules, TableSettings(absence_seconds=cfg.absence_seconds,
                                                        expiry_seconds=cfg.expiry_seconds,
                                                        standin_seconds=cfg.standin_seconds,
-                                                       solo_seconds=cfg.solo_seconds))
+                                                       solo_seconds=cfg.solo_seconds),
+                           announce=announcer(nc))
     log.info("table service answering commands (nats %s, rules %s)", cfg.nats_url, cfg.rules_addr)
     try:
         await run_until_stopped(service.serve(nc), nc, cfg.health_port, service.answering.is_set)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -22,6 +22,7 @@ from services.runtime.commands import CommandService
 from services.runtime.refusals import Refused
 from services.runtime.settings import ABSENCE_SECONDS, EXPIRY_SECONDS, SOLO_SECONDS, STANDIN_SECONDS
 from services.table.domain import Context, Rules, Table, decide
+from services.table.lobby import changes_lobby
 from services.table.repository import tables
 from services.table.rules_client import RulesUnavailable
 from services.table.store import GENESIS, Conflict, EventStore
@@ -49,6 +50,7 @@ class TableService(CommandService[table_pb2.TableCommand, table_pb2.CommandReply
     clock: Callable[[], float] = time.time
     new_token: Callable[[], str] = lambda: secrets.token_urlsafe(12)
     new_seed: Callable[[], str] = lambda: secrets.token_hex(32)
+    announce: Callable[[Table], Awaitable[None]] | None = None  # an open table's lobby changed (lobby.open)
 
     def __post_init__(self) -> None:
         self.tables = tables(self.store, self.settings.cache_size)
@@ -105,6 +107,8 @@ class TableService(CommandService[table_pb2.TableCommand, table_pb2.CommandReply
                 return _done(t, cmd, [stored.seq])
             self.tables.apply(t, stored)
             self.stats["accepted"] += 1
+            if t.open and self.announce is not None and changes_lobby(batch):
+                await self.announce(t)
             return _done(t, cmd, [stored.seq])
         raise Refused("conflict_retry_exhausted", "the table kept changing; try again")
 

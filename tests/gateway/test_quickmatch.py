@@ -159,3 +159,23 @@ async def test_a_group_whose_table_was_never_created_gets_it_from_the_next_quest
         t = await g.platform.table(table_id)
     assert (state, before, seated_at) == ("matched", "none", table_id)
     assert t.status == "playing" and sorted(p.name for p in t.players) == ["Ana", "Bia"]
+
+
+async def test_a_lobby_page_sees_open_tables_come_and_fill_live(nats_url: str, tmp_path: Path) -> None:
+    async with gateways(nats_url, tmp_path, replicas=2) as g:
+        eva = await g.client("Eva", replica=1)
+        await eva.connect()
+        await eva.send({"type": "open_tables"})
+        await eva.send({"type": "ping"})
+        await eva.wait(lambda f: f.get("type") == "pong")  # the socket watches from here on
+        ana, bia = await g.client("Ana"), await g.client("Bia")
+        _, created = await ana.post("/api/tables", {"ruleset": "classic52", "seats": 2, "open": True})
+        await ana.post("/api/tables", {"ruleset": "classic52", "seats": 2})  # by invitation: never listed
+        tid = created["table_id"]
+        listed = await eva.wait(lambda f: f.get("type") == "open_table" and f["table"]["table_id"] == tid)
+        await bia.post(f"/api/tables/{tid}/join", {})
+        full = await eva.wait(lambda f: f.get("type") == "open_table" and f["table"]["free"] == 0)
+        await eva.close()
+        announced = {f["table"]["table_id"] for f in eva.frames if f.get("type") == "open_table"}
+    assert listed["table"]["listed"] and listed["table"]["players"] == ["Ana"]
+    assert full["table"]["table_id"] == tid and not full["table"]["listed"] and announced == {tid}

@@ -19,6 +19,7 @@ from services.rules.server import start as start_rules
 from services.rules.wire import action_to_pb
 from services.runtime.subjects import table_command
 from services.table.domain import Table
+from services.table.lobby import announcer
 from services.table.repository import tables
 from services.table.rules_client import GrpcRules
 from services.table.service import Settings, TableService
@@ -115,7 +116,8 @@ async def platform(nats_url: str, replicas: int = 1, settings: Settings | None =
             conns.append(nc)
             rules = GrpcRules(rules_addr)
             rules_clients.append(rules)
-            svc = TableService(EventStore(nc.jetstream()), rules, settings or Settings(), clock=clock)
+            svc = TableService(EventStore(nc.jetstream()), rules, settings or Settings(), clock=clock,
+                               announce=announcer(nc))
             p.replicas.append(svc)
             tasks.append(asyncio.create_task(svc.serve(nc)))
         await asyncio.sleep(0.05)

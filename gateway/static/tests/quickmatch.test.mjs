@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { openTableText, pollWhileVisible } from '../opentables.js';
+import { mergeOpenTable, openTableText, pollWhileVisible } from '../opentables.js';
 import {
   BOTS_AFTER_MS, botTableOptions, elapsedText, QUICK_SPEEDS, QuickMatch, quickChoice, retryDelay, speedText,
 } from '../quickmatch.js';
@@ -332,4 +332,15 @@ test('an open table in words: what it changed, who sits, the free seats, the tur
   assert.equal(plain.turn, 'Tempo de jogada: sem limite');
   assert.equal(plain.category, 'training');
   assert.equal(openTableText(CATALOG, { ruleset: 'unknown', options: {}, players: [], free: 2 }).ruleset, 'unknown');
+});
+
+test('a live line puts a new open table first, keeps a known one in place, and takes a full one away', () => {
+  const a = { table_id: 'a', listed: true, free: 1 };
+  const b = { table_id: 'b', listed: true, free: 2 };
+  assert.deepEqual(mergeOpenTable([a], b).map((t) => t.table_id), ['b', 'a']);
+  const fewer = { ...b, free: 1 };
+  assert.deepEqual(mergeOpenTable([a, b], fewer), [a, fewer]);
+  assert.deepEqual(mergeOpenTable([a, b], { ...a, listed: false, free: 0 }), [b]);
+  assert.deepEqual(mergeOpenTable([a], { table_id: 'z', listed: false }), [a]);
+  assert.equal(mergeOpenTable([a, b], { table_id: 'c', listed: true }, 2).length, 2);
 });
