@@ -20,6 +20,7 @@ import hashlib
 import json
 import logging
 import secrets
+from collections import defaultdict
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -83,6 +84,9 @@ class Matchmaking:
         self.kv, self.seen = kv, seen
         self.waiting: dict[str, dict[str, asyncio.Future[Status]]] = {}  # per pool: the long polls, by ticket
         self.followers: dict[str, asyncio.Task[None]] = {}  # one watcher per pool asked about here
+        # one change of a pool at a time in this process: requests racing each other for the same
+        # revision would lose to one another (each round one winner: a crowd's work grows as its square)
+        self.locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
 
     async def close(self) -> None:
         for task in self.followers.values():
@@ -95,6 +99,10 @@ class Matchmaking:
                    await _bucket(js, SEEN_BUCKET, seen_seconds, replicas))
 
     async def _change(self, key: str, change: Callable[[Pool], T], check_seen: bool = False) -> tuple[Pool, T]:
+        async with self.locks[key]:
+            return await self._change_now(key, change, check_seen)
+
+    async def _change_now(self, key: str, change: Callable[[Pool], T], check_seen: bool) -> tuple[Pool, T]:
         for _ in range(RETRIES):
             try:
                 entry = await self.kv.get(f"pool.{key}")
