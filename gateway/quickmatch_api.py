@@ -14,9 +14,11 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import web
+from nats.aio.client import Client as NATS
 from nats.errors import Error as NatsError
 from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
@@ -30,43 +32,104 @@ from services.rules.rulesets import OptionError, make_ruleset
 from services.rules.wire import option_to_pb
 from services.runtime.settings import Settings
 from services.table.client import send
-from services.table.domain import Status
+from services.table.domain import Status, Table
 from services.table.lobby import entry
 from services.table.projections import directory
+from services.table.repository import Repository
 
-MATCHMAKING_KEY = web.AppKey("matchmaking", Matchmaking)
+QUICK_KEY: web.AppKey[QuickMatch] = web.AppKey("quick_match")
 TURN_SECONDS = (0, 15, 30, 60, 120)  # the speeds offered: 0 is no turn timer
 MAX_WAIT = 10  # seconds a long poll may wait: the ticket must be asked about within SEEN_SECONDS
 OPEN_LISTED = 100
 UNREACHABLE = (NatsError, OSError, TimeoutError)
 
 
+class Refusal(Exception):
+    """A quick-match request refused: ``code`` and message as the HTTP API's errors and the socket's acks say."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code = status, code
+
+
 def _whole(body: dict[str, Any], name: str, default: int) -> int:
     value = body.get(name, default)
     if not isinstance(value, int) or isinstance(value, bool):
-        raise json_error(400, "bad_options", f"{name} is a whole number")
+        raise Refusal(400, "bad_options", f"{name} is a whole number")
     return value
+
+
+@dataclass
+class QuickMatch:
+    """The quick match as the HTTP API and the WebSocket both offer it (answers are the HTTP API's bodies)."""
+
+    pools: Matchmaking
+    nc: NATS
+    tables: Repository[Table]
+
+    async def ask(self, identity: str, name: str, account: bool, body: dict[str, Any]) -> dict[str, Any]:
+        ruleset, seats = str(body.get("ruleset", "")), _whole(body, "seats", 2)
+        turn = _whole(body, "turn_seconds", 0)
+        try:
+            make_ruleset(ruleset, {}).check_seats(seats)
+        except OptionError as e:
+            raise Refusal(400, "bad_options", str(e)) from None
+        if turn not in TURN_SECONDS:
+            raise Refusal(400, "bad_options", f"turn_seconds is one of {TURN_SECONDS} (0: no timer)")
+        try:
+            ticket, state, table_id, group = await self.pools.ask(pool_key(ruleset, seats, turn), seats, identity, name,
+                                                                  account, time.time())
+            if group is not None:
+                await self._create(group)
+        except (Busy, *UNREACHABLE):
+            raise Refusal(503, "unavailable", "the quick match did not answer; try again") from None
+        return {"ticket": ticket, "status": state, "table_id": table_id or None}
+
+    async def wait(self, ticket: str, seconds: float) -> dict[str, Any]:
+        try:
+            state, table_id, group = await self.pools.wait(ticket, seconds)
+            if group is not None and (await self.tables.get(table_id)).status == Status.NONE:
+                await self._create(group)
+        except UNREACHABLE:
+            raise Refusal(503, "unavailable", "the quick match did not answer; try again") from None
+        return {"status": state, "table_id": table_id or None}
+
+    async def cancel(self, ticket: str) -> dict[str, Any]:
+        try:
+            state, table_id = await self.pools.cancel(ticket)
+        except (Busy, *UNREACHABLE):
+            raise Refusal(503, "unavailable", "the quick match did not answer; try again") from None
+        return {"status": state, "table_id": table_id or None}
+
+    async def _create(self, group: Group) -> None:
+        """The group's table, full and started (a table that exists already is left as it is)."""
+        ruleset, seats, turn = group.tickets[0].ticket.rsplit(".", 1)[0].split("-")
+        first, *others = group.tickets
+        create = table_pb2.CreateTable(ruleset=ruleset, seats=int(seats), start=True, salt=secrets.token_hex(16),
+                                       seated=[table_pb2.Player(identity=t.identity, name=t.name, account=t.account)
+                                               for t in others])
+        if int(turn):
+            create.options["turn_seconds"].CopyFrom(option_to_pb(int(turn)))
+        cmd = table_pb2.TableCommand(command_id=f"quick-{group.table_id}", table_id=group.table_id,
+                                     actor=first.identity, actor_name=first.name, actor_account=first.account,
+                                     create=create)
+        reply = await send(self.nc, cmd)
+        if reply.WhichOneof("result") == "refusal" and reply.refusal.code != "table_exists":
+            raise Refusal(409, reply.refusal.code, reply.refusal.message)
+
+
+def _http(e: Refusal) -> web.HTTPException:
+    return json_error(e.status, e.code, str(e))
 
 
 async def post_quick_match(request: web.Request) -> web.Response:
     identity, name = caller(request)
     body = await json_body(request)
-    ruleset, seats = str(body.get("ruleset", "")), _whole(body, "seats", 2)
-    turn = _whole(body, "turn_seconds", 0)
     try:
-        make_ruleset(ruleset, {}).check_seats(seats)
-    except OptionError as e:
-        raise json_error(400, "bad_options", str(e)) from None
-    if turn not in TURN_SECONDS:
-        raise json_error(400, "bad_options", f"turn_seconds is one of {TURN_SECONDS} (0: no timer)")
-    try:
-        ticket, state, table_id, group = await request.app[MATCHMAKING_KEY].ask(
-            pool_key(ruleset, seats, turn), seats, identity, name, session_of(request) is not None, time.time())
-        if group is not None:
-            await _create(request, group)
-    except (Busy, *UNREACHABLE):
-        raise json_error(503, "unavailable", "the quick match did not answer; try again") from None
-    return web.json_response({"ticket": ticket, "status": state, "table_id": table_id or None}, status=201)
+        answer = await request.app[QUICK_KEY].ask(identity, name, session_of(request) is not None, body)
+    except Refusal as e:
+        raise _http(e) from None
+    return web.json_response(answer, status=201)
 
 
 async def get_quick_match(request: web.Request) -> web.Response:
@@ -75,36 +138,16 @@ async def get_quick_match(request: web.Request) -> web.Response:
     if not raw.isdigit() or int(raw) > MAX_WAIT:
         raise json_error(400, "bad_request", f"wait is a whole number of seconds, at most {MAX_WAIT}")
     try:
-        state, table_id, group = await request.app[MATCHMAKING_KEY].wait(request.match_info["ticket"], int(raw))
-        if group is not None and (await request.app[TABLES_KEY].get(table_id)).status == Status.NONE:
-            await _create(request, group)
-    except UNREACHABLE:
-        raise json_error(503, "unavailable", "the quick match did not answer; try again") from None
-    return web.json_response({"status": state, "table_id": table_id or None})
+        return web.json_response(await request.app[QUICK_KEY].wait(request.match_info["ticket"], int(raw)))
+    except Refusal as e:
+        raise _http(e) from None
 
 
 async def delete_quick_match(request: web.Request) -> web.Response:
     try:
-        state, table_id = await request.app[MATCHMAKING_KEY].cancel(request.match_info["ticket"])
-    except (Busy, *UNREACHABLE):
-        raise json_error(503, "unavailable", "the quick match did not answer; try again") from None
-    return web.json_response({"status": state, "table_id": table_id or None})
-
-
-async def _create(request: web.Request, group: Group) -> None:
-    """The group's table, full and started (a table that exists already is left as it is)."""
-    ruleset, seats, turn = group.tickets[0].ticket.rsplit(".", 1)[0].split("-")
-    first, *others = group.tickets
-    create = table_pb2.CreateTable(ruleset=ruleset, seats=int(seats), start=True, salt=secrets.token_hex(16),
-                                   seated=[table_pb2.Player(identity=t.identity, name=t.name, account=t.account)
-                                           for t in others])
-    if int(turn):
-        create.options["turn_seconds"].CopyFrom(option_to_pb(int(turn)))
-    cmd = table_pb2.TableCommand(command_id=f"quick-{group.table_id}", table_id=group.table_id, actor=first.identity,
-                                 actor_name=first.name, actor_account=first.account, create=create)
-    reply = await send(request.app[NATS_KEY], cmd)
-    if reply.WhichOneof("result") == "refusal" and reply.refusal.code != "table_exists":
-        raise json_error(409, reply.refusal.code, reply.refusal.message)
+        return web.json_response(await request.app[QUICK_KEY].cancel(request.match_info["ticket"]))
+    except Refusal as e:
+        raise _http(e) from None
 
 
 async def open_tables(request: web.Request) -> web.Response:
@@ -123,11 +166,12 @@ async def open_tables(request: web.Request) -> web.Response:
 
 def setup(app: web.Application, cfg: Settings) -> None:
     async def matchmaking_ctx(app: web.Application) -> AsyncIterator[None]:
-        app[MATCHMAKING_KEY] = matchmaking = await Matchmaking.open(app[NATS_KEY].jetstream(), cfg.stream_replicas)
+        pools = await Matchmaking.open(app[NATS_KEY].jetstream(), cfg.stream_replicas)
+        app[QUICK_KEY] = QuickMatch(pools, app[NATS_KEY], app[TABLES_KEY])
         try:
             yield
         finally:
-            await matchmaking.close()
+            await pools.close()
 
     app.cleanup_ctx.append(matchmaking_ctx)
     app.add_routes([web.get("/api/open-tables", open_tables),

@@ -27,6 +27,7 @@ from gateway.http_api import (
 )
 from gateway.identity import clean_name
 from gateway.openlist import OpenTables
+from gateway.quickmatch_api import QUICK_KEY
 from gateway.sessions import GUEST_COOKIE, session_of
 from gateway.ws import Sockets, serve_socket
 from services.chat.store import ensure_stream as ensure_chat_stream
@@ -123,7 +124,7 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     address = group(client_address(request, request.app[PROXIES_KEY]))
     return await serve_socket(request, identity, name, request.app[FEEDS_KEY],
                               request.app[NATS_KEY], request.app[SOCKETS_KEY], address, session is not None,
-                              request.app[PRESENCE_KEY], request.app[OPEN_TABLES_KEY])
+                              request.app[PRESENCE_KEY], request.app[OPEN_TABLES_KEY], request.app[QUICK_KEY])
 
 
 async def index(request: web.Request) -> web.FileResponse:

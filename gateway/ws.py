@@ -34,6 +34,7 @@ from gateway.feeds import Feed, Feeds, UnknownTable, chat_line
 from gateway.http_api import DB_KEY, ZONE_KEY
 from gateway.openlist import OpenTables
 from gateway.presence import Marks
+from gateway.quickmatch_api import MAX_WAIT, QuickMatch, Refusal
 from gateway.redact import events_frame, state_frame
 from gateway.stakes import vouch
 from maumau.v1 import actions_pb2, chat_pb2, events_pb2, table_pb2
@@ -103,6 +104,9 @@ class Socket:
     seat: Callable[[table_pb2.TableCommand, Table], Awaitable[None]]  # vouch for the socket's player taking a seat
     marks: Marks | None = None  # where the socket's seats are marked present (None: nowhere)
     lobby: OpenTables | None = None  # the open tables' live lines, once the tab asks for them
+    quick: QuickMatch | None = None  # "Jogar agora" over the socket
+    account: bool = False
+    matching: dict[str, asyncio.Task[None]] = field(default_factory=dict)  # tickets waiting, until matched
     tables: set[str] = field(default_factory=set)
     outbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=lambda: asyncio.Queue(QUEUE))
     allowance: float = RATE
@@ -157,6 +161,8 @@ class Socket:
             kind = frame.get("type")
             if kind in _SOCKET_FRAMES:
                 _SOCKET_FRAMES[kind](self)
+            elif kind in _REQUEST_FRAMES:
+                await _REQUEST_FRAMES[kind](self, frame)
             elif kind in _TABLE_FRAMES:
                 if not isinstance(table, str) or not table or len(table) > 64 or not table.replace("-", "").isalnum():
                     raise FrameError("bad_frame", "the frame names no table")
@@ -173,7 +179,7 @@ class Socket:
                 error["table"] = table
             self.send(error)
         finally:
-            known = kind in _SOCKET_FRAMES or kind in _TABLE_FRAMES
+            known = kind in _SOCKET_FRAMES or kind in _TABLE_FRAMES or kind in _REQUEST_FRAMES
             FRAMES_IN.inc(kind if isinstance(kind, str) and known else "invalid")
 
     def pong(self) -> None:
@@ -276,7 +282,53 @@ class Socket:
         return {(table_id, max(feed.table.seat_of(self.identity), WATCHING)) for table_id in self.tables
                 if (feed := self.feeds.feeds.get(table_id)) is not None}
 
+    async def quick_match(self, frame: dict[str, Any]) -> None:
+        """Ask for a quick match (``ask``: the body of POST /api/quick-match), or take a ticket back
+        (``cancel``: a ticket); the ack carries the HTTP API's answer, and a waiting ticket's table
+        comes later as ``{"type":"quick_match","ticket","status","table_id"}``."""
+        cid, ask, cancel = frame.get("id"), frame.get("ask"), frame.get("cancel")
+        asked = isinstance(ask, dict) or isinstance(cancel, str)
+        if not isinstance(cid, str) or not cid or len(cid) > 64 or not asked:
+            raise FrameError("bad_frame", "a quick_match frame has an id, and an ask object or a ticket to cancel")
+        if self.quick is None:
+            raise FrameError("unavailable", "the quick match is not offered here")
+        try:
+            if isinstance(cancel, str):
+                answer = await self.quick.cancel(cancel)
+                waiting = self.matching.pop(cancel, None)
+                if waiting is not None:
+                    waiting.cancel()
+            else:
+                answer = await self.quick.ask(self.identity, self.name, self.account, ask or {})
+                if answer["status"] == "waiting":
+                    ticket = answer["ticket"]
+                    self.matching[ticket] = asyncio.create_task(self._until_matched(ticket))
+            ack = {"ok": True, **answer}
+        except Refusal as e:
+            ack = {"ok": False, "code": e.code, "message": str(e)}
+        self.send({"type": "ack", "id": cid, **ack})
+
+    async def _until_matched(self, ticket: str) -> None:
+        """Long-poll the ticket for the socket (which keeps it seen) until it is no longer waiting."""
+        assert self.quick is not None
+        while True:
+            try:
+                answer = await self.quick.wait(ticket, MAX_WAIT)
+            except Refusal:
+                await asyncio.sleep(1.0)
+                continue
+            if answer["status"] != "waiting":
+                self.matching.pop(ticket, None)
+                self.send({"type": "quick_match", "ticket": ticket, **answer})
+                return
+
     async def close(self) -> None:
+        for ticket, waiting in list(self.matching.items()):  # a closed tab leaves the queue at once
+            waiting.cancel()
+            if self.quick is not None:
+                with contextlib.suppress(Refusal):
+                    await self.quick.cancel(ticket)
+        self.matching.clear()
         if self.lobby is not None:
             self.lobby.watchers.discard(self)
         for table_id in list(self.tables):
@@ -286,6 +338,7 @@ class Socket:
 
 _SOCKET_FRAMES: dict[str, Callable[[Socket], None]] = {"ping": Socket.pong, "hello": Socket.welcome,
                                                        "open_tables": Socket.watch_open_tables}
+_REQUEST_FRAMES: dict[str, Callable[[Socket, dict[str, Any]], Awaitable[None]]] = {"quick_match": Socket.quick_match}
 _TABLE_FRAMES: dict[str, Callable[[Socket, str, dict[str, Any]], Awaitable[None]]] = {
     "subscribe": Socket.on_subscribe, "unsubscribe": Socket.unsubscribe, "command": Socket.command,
 }
@@ -294,7 +347,8 @@ _TABLE_FRAMES: dict[str, Callable[[Socket, str, dict[str, Any]], Awaitable[None]
 
 async def serve_socket(request: web.Request, identity: str, name: str, feeds: Feeds, nc: NATS,
                        sockets: Sockets, address: str, account: bool,
-                       presence: KeyValue | None = None, lobby: OpenTables | None = None) -> web.WebSocketResponse:
+                       presence: KeyValue | None = None, lobby: OpenTables | None = None,
+                       quick: QuickMatch | None = None) -> web.WebSocketResponse:
     refused = sockets.admit(identity, address)
     if refused is not None:
         raise web.HTTPTooManyRequests(text=orjson.dumps({"error": {"code": "too_many_sockets",
@@ -313,7 +367,8 @@ async def serve_socket(request: web.Request, identity: str, name: str, feeds: Fe
         metrics.WEBSOCKETS_OPENED.inc()
         with metrics.WEBSOCKETS_OPEN.track_inprogress():
             await _serve(ws, Socket(ws, identity, name, feeds, nc, sockets.limits.tables, seat,
-                                    Marks(presence, uuid.uuid4().hex[:12]) if presence is not None else None, lobby))
+                                    Marks(presence, uuid.uuid4().hex[:12]) if presence is not None else None, lobby,
+                                    quick, account))
     finally:
         sockets.open.discard(ws)
         sockets.release(identity, address)

@@ -179,3 +179,40 @@ async def test_a_lobby_page_sees_open_tables_come_and_fill_live(nats_url: str, t
         announced = {f["table"]["table_id"] for f in eva.frames if f.get("type") == "open_table"}
     assert listed["table"]["listed"] and listed["table"]["players"] == ["Ana"]
     assert full["table"]["table_id"] == tid and not full["table"]["listed"] and announced == {tid}
+
+
+async def _socket_ask(c: Client, cid: str, **frame: Any) -> dict[str, Any]:
+    await c.send({"type": "quick_match", "id": cid, **frame})
+    return await c.wait(lambda f: f.get("type") == "ack" and f.get("id") == cid)
+
+
+async def test_the_quick_match_over_the_websocket_tells_the_waiting_tab_its_table(nats_url: str,
+                                                                                  tmp_path: Path) -> None:
+    async with gateways(nats_url, tmp_path, replicas=2) as g:
+        ana, bia = await g.client("Ana", replica=0), await g.client("Bia", replica=1)
+        for c in (ana, bia):
+            await c.connect()
+        ask = {"ruleset": "classic52", "seats": 2, "turn_seconds": 30}
+        waiting = await _socket_ask(ana, "q1", ask=ask)
+        filled = await _socket_ask(bia, "q2", ask=ask)
+        told = await ana.wait(lambda f: f.get("type") == "quick_match")
+        bad = await _socket_ask(ana, "q3", ask={"ruleset": "poker", "seats": 2})
+        await ana.close()
+        await bia.close()
+    assert waiting["ok"] and waiting["status"] == "waiting"
+    assert filled["status"] == "matched" and told["ticket"] == waiting["ticket"]
+    assert told["table_id"] == filled["table_id"] and (bad["ok"], bad["code"]) == (False, "bad_options")
+
+
+async def test_a_closed_tab_leaves_the_queue_at_once(nats_url: str, tmp_path: Path) -> None:
+    async with gateways(nats_url, tmp_path) as g:
+        ana = await g.client("Ana")
+        await ana.connect()
+        ticket = (await _socket_ask(ana, "q1", ask={"ruleset": "candeias", "seats": 3, "turn_seconds": 0}))["ticket"]
+        await ana.close()
+        for _ in range(50):
+            _, answer = await ana.get(f"/api/quick-match/{ticket}")
+            if answer["status"] == "cancelled":
+                break
+            await asyncio.sleep(0.05)
+    assert answer["status"] == "cancelled"
