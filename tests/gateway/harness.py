@@ -118,14 +118,16 @@ async def _serve(cfg: Settings, port: int) -> web.AppRunner:
 
 
 @contextlib.asynccontextmanager
-async def gateways(nats_url: str, tmp_path: Path, replicas: int = 1, **settings: Any) -> AsyncIterator[Gateways]:
-    """``replicas`` gateways on their ports; ``settings`` overrides the gateways' settings."""
+async def gateways(nats_url: str, tmp_path: Path, replicas: int = 1, table_replicas: int = 1,
+                   **settings: Any) -> AsyncIterator[Gateways]:
+    """``replicas`` gateways on their ports, before ``table_replicas`` table services; ``settings``
+    overrides the gateways' settings."""
     db_url = f"sqlite+aiosqlite:///{tmp_path}/gw.db"
     await migrate(db_url)
     cfg = Settings(nats_url=nats_url, rules_addr="", database_url=db_url, stream_replicas=1, absence_seconds=1e9,
                    expiry_seconds=1e9, health_port=0, **settings)
     runners: list[web.AppRunner] = []
-    async with platform(nats_url) as p:
+    async with platform(nats_url, replicas=table_replicas) as p:
         chat_nc = await nats.connect(nats_url)
         await ensure_chat_stream(chat_nc.jetstream())
         chat = ChatService(chat_nc.jetstream(), EventStore(chat_nc.jetstream()))

@@ -49,7 +49,7 @@ async def test_players_on_two_replicas_sit_at_one_started_table(nats_url: str, t
 
 
 async def test_racing_players_are_each_seated_once(nats_url: str, tmp_path: Path) -> None:
-    async with gateways(nats_url, tmp_path, replicas=2) as g:
+    async with gateways(nats_url, tmp_path, replicas=2, table_replicas=2) as g:
         players = await _players(g, 12)
         answers = await asyncio.gather(*(_ask(p) for p in players))
         tables = await asyncio.gather(*(_matched(p, a["ticket"]) for p, a in zip(players, answers, strict=True)))
