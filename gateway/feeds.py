@@ -24,7 +24,7 @@ from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 
 from maumau.v1 import chat_pb2, events_pb2
-from services.runtime import subjects
+from services.runtime import subjects, tracing
 from services.table.domain import Table
 from services.table.repository import tables
 from services.table.store import EventStore, Stored
@@ -133,8 +133,10 @@ class Feeds:
                 await self._catch_up(feed)
                 return
             stored = Stored(seq, events_pb2.EventBatch.FromString(msg.data))
-            self.tables.apply(feed.table, stored)
-            await self._hand_out(feed, stored)
+            with tracing.linked("fan out", [headers], {"maumau.table_id": feed.table_id, "maumau.sequence": seq,
+                                                      "maumau.watchers": len(feed.watchers)}):
+                self.tables.apply(feed.table, stored)
+                await self._hand_out(feed, stored)
 
     async def _catch_up(self, feed: Feed) -> None:
         async for stored in self.tables.catch_up(feed.table):

@@ -24,7 +24,7 @@ from nats.errors import TimeoutError as NatsTimeout
 from nats.js import JetStreamContext
 from nats.js.api import ConsumerConfig
 
-from services.runtime import metrics
+from services.runtime import metrics, tracing
 
 MONITOR_SECONDS = 5.0
 
@@ -50,7 +50,10 @@ async def consume(js: JetStreamContext, stream: str, config: ConsumerConfig, han
                         msgs = await psub.fetch(size, timeout=1)
                     except NatsTimeout:
                         continue
-                    await handle(msgs)
+                    with tracing.linked(f"{durable} batch", (m.headers for m in msgs),
+                                        {"messaging.consumer.name": durable,
+                                         "messaging.batch.message_count": len(msgs)}):
+                        await handle(msgs)
                     if msgs:
                         handled.inc(len(msgs))
                         redelivered.inc(sum(m.metadata.num_delivered > 1 for m in msgs))

@@ -49,6 +49,7 @@ async def serve_table(cfg: Settings) -> None:
 
 async def run_projector(cfg: Settings, rebuild: bool = False) -> None:
     setup_logging("projector", cfg.log_level)
+    tracing.setup("projector")
     nc = await connect(cfg.nats_url, "projector")
     js = nc.jetstream()
     await EventStore(js, replicas=cfg.stream_replicas).ensure_stream()
