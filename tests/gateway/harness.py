@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -108,6 +109,13 @@ class Gateways:
         async with self.http.post(self.urls[replica] + "/api/session", json={"name": name}) as r:
             token = (await r.json())["token"]
         return Client(self.urls[replica], token, name, self.http)
+
+
+async def one_window() -> None:
+    """Wait, if need be, for a rate limits' minute with room for a few requests (they count per minute)."""
+    into = time.time() % 60
+    if into > 45:
+        await asyncio.sleep(60.5 - into)
 
 
 async def _serve(cfg: Settings, port: int) -> web.AppRunner:

@@ -20,7 +20,7 @@ from gateway.sessions import BUCKET, COOKIE
 from services.accounts.store import STREAM
 from services.runtime.settings import RateLimits
 from tests.accounts.harness import accounts_service
-from tests.gateway.harness import Gateways, gateways
+from tests.gateway.harness import Gateways, gateways, one_window
 
 PASSWORD = "segredo muito forte"
 Answer = tuple[int, dict[str, Any], aiohttp.ClientResponse]
@@ -148,6 +148,7 @@ async def test_an_unknown_name_and_a_wrong_password_get_the_same_answer_in_the_s
 async def test_logins_are_limited_per_name_across_replicas(nats_url: str, tmp_path: Path) -> None:
     async with platform(nats_url, tmp_path, replicas=2, rate_limits=RateLimits(logins_per_account=3)) as g:
         await register(g, "Gabi")
+        await one_window()
         tries = [await call(g, "POST", "/api/login", {"name": "gabi", "password": "guess"}, replica=i % 2)
                  for i in range(4)]
         other = await call(g, "POST", "/api/login", {"name": "Outro", "password": "guess"}, replica=1)
@@ -157,6 +158,7 @@ async def test_logins_are_limited_per_name_across_replicas(nats_url: str, tmp_pa
 
 async def test_logins_are_limited_per_address(nats_url: str, tmp_path: Path) -> None:
     async with platform(nats_url, tmp_path, rate_limits=RateLimits(logins_per_address=2)) as g:
+        await one_window()
         tries = [await call(g, "POST", "/api/login", {"name": f"nome{i}", "password": "guess"}) for i in range(3)]
     assert [t[0] for t in tries] == [401, 401, 429]
 

@@ -11,7 +11,7 @@ import pytest
 
 from gateway.ratelimit import BUCKET
 from services.runtime.settings import RateLimits
-from tests.gateway.harness import Gateways, gateways
+from tests.gateway.harness import Gateways, gateways, one_window
 
 
 async def _sessions(g: Gateways, count: int, replica: int = 0) -> list[tuple[int, str | None, dict[str, object]]]:
@@ -23,6 +23,7 @@ async def _sessions(g: Gateways, count: int, replica: int = 0) -> list[tuple[int
 
 async def test_a_burst_over_the_limit_is_refused_with_retry_after(nats_url: str, tmp_path: Path) -> None:
     async with gateways(nats_url, tmp_path, rate_limits=RateLimits(sessions_per_address=5)) as g:
+        await one_window()
         answers = await _sessions(g, 8)
     refused = [a for a in answers if a[0] == 429]
     assert len(refused) == 3 and sum(a[0] == 200 for a in answers) == 5
@@ -32,6 +33,7 @@ async def test_a_burst_over_the_limit_is_refused_with_retry_after(nats_url: str,
 
 async def test_a_second_replica_counts_on_the_same_counter(nats_url: str, tmp_path: Path) -> None:
     async with gateways(nats_url, tmp_path, replicas=2, rate_limits=RateLimits(sessions_per_address=4)) as g:
+        await one_window()
         first = await _sessions(g, 3, replica=0)
         second = await _sessions(g, 2, replica=1)
     assert [a[0] for a in first] == [200] * 3 and sorted(a[0] for a in second) == [200, 429]
@@ -40,6 +42,7 @@ async def test_a_second_replica_counts_on_the_same_counter(nats_url: str, tmp_pa
 async def test_another_identity_is_not_held_by_the_first_ones_limit(nats_url: str, tmp_path: Path) -> None:
     async with gateways(nats_url, tmp_path, rate_limits=RateLimits(tables_per_identity=2)) as g:
         ana, bia = await g.client("Ana"), await g.client("Bia")
+        await one_window()
         ana_answers = [await ana.post("/api/tables", {"ruleset": "classic32", "seats": 2}) for _ in range(3)]
         bia_status, _ = await bia.post("/api/tables", {"ruleset": "classic32", "seats": 2})
     assert [s for s, _ in ana_answers] == [201, 201, 429] and bia_status == 201
