@@ -78,9 +78,7 @@ def ask(p: Pool, t: Ticket, seats: int, now: float) -> None:
 
 def cancel(p: Pool, ticket: str) -> bool:
     """Take ``ticket`` out of the pool; False when it is not waiting (matched already, or gone)."""
-    kept = [w for w in p.waiting if w.ticket != ticket]
-    changed, p.waiting = len(kept) != len(p.waiting), kept
-    return changed
+    return drop(p, {ticket})
 
 
 def drop(p: Pool, gone: set[str]) -> bool:

@@ -45,7 +45,7 @@ from services.matchmaking.pool import (
 log = logging.getLogger("maumau.matchmaking")
 BUCKET, SEEN_BUCKET = "maumau_quick", "maumau_quick_seen"
 SEEN_SECONDS = 45.0  # a page long-polls every 10 s: a busy gateway may answer late, so four polls missed
-KEEP_SECONDS = 3600.0  # what nobody writes again for an hour goes: old groups, players' last tickets, idle pools
+BUCKET_TTL = 3600.0  # what nobody writes again for an hour goes: old groups, players' last tickets, idle pools
 RETRIES = 100
 T = TypeVar("T")
 Status = tuple[str, str, Group | None]  # waiting, matched or cancelled; the table; the group once matched
@@ -95,7 +95,7 @@ class Matchmaking:
 
     @classmethod
     async def open(cls, js: JetStreamContext, replicas: int = 1, seen_seconds: float = SEEN_SECONDS) -> Matchmaking:
-        return cls(await _bucket(js, BUCKET, KEEP_SECONDS, replicas),
+        return cls(await _bucket(js, BUCKET, BUCKET_TTL, replicas),
                    await _bucket(js, SEEN_BUCKET, seen_seconds, replicas))
 
     async def _change(self, key: str, change: Callable[[Pool], T], check_seen: bool = False) -> tuple[Pool, T]:
