@@ -122,7 +122,7 @@ def _chaos(args: argparse.Namespace) -> int:
 def _up(args: argparse.Namespace) -> int:
     from services.up import main
 
-    return main(args.data)
+    return main(args.data, args.cluster)
 
 
 def _bench_rules(args: argparse.Namespace) -> int:
@@ -263,6 +263,9 @@ def parser() -> argparse.ArgumentParser:
 
     up = sub.add_parser("up", help="start the whole platform on embedded defaults")
     up.add_argument("--data", default=".data", help="where the embedded services keep their data")
+    up.add_argument("--cluster", type=int, default=1, metavar="N",
+                    help="run N nats-server processes as one JetStream cluster, streams of min(3, N) replicas "
+                         "(without NATS_URL)")
     up.set_defaults(func=_up)
 
     rs = sub.add_parser("rules-script", help="play a conformance script through the rules engine")

@@ -18,12 +18,15 @@ import socket
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Collection
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TextIO
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from services.runtime import natscluster
+from services.runtime.natscluster import ClusterServer
 from services.runtime.signing import ensure_key
 
 COLOURS = ("\033[36m", "\033[35m", "\033[33m", "\033[32m", "\033[34m", "\033[31m")
@@ -60,6 +63,7 @@ class Child:
     proc: asyncio.subprocess.Process | None = None
     restarts: int = 0  # times the supervisor found it dead (and started it again)
     metrics_port: int = 0  # where it serves /metrics (its MAUMAU_HEALTH_PORT); 0: it serves none (nats)
+    server: ClusterServer | None = None  # a server of a NATS cluster: its name, addresses and files
 
     @property
     def pid(self) -> int | None:
@@ -187,20 +191,35 @@ def _maumau(*args: str) -> list[str]:
     return [sys.executable, "-m", "services.cli", *args]
 
 
-def _children(data_dir: Path, quiet: bool, projector: bool,
-              reactors: bool = True, only: Collection[str] | None = None) -> tuple[list[Child], dict[str, str]]:
+def _nats(data_dir: Path, cluster: int) -> tuple[list[Child], str]:
+    """The NATS server, or the ``cluster`` servers of one JetStream cluster, and the ``NATS_URL`` reaching them."""
+    if cluster <= 1:
+        port = free_port()
+        argv = [nats_server_binary(), "-js", "-a", "127.0.0.1", "-p", str(port), "-sd", str(data_dir / "nats")]
+        return [Child("nats", argv, lambda: tcp_ready("127.0.0.1", port))], f"nats://127.0.0.1:{port}"
+    servers = natscluster.plan(cluster, data_dir / "nats-cluster", free_port)
+    natscluster.write(servers)  # this start's ports; the names and the stores stay
+    binary = nats_server_binary()
+    # each is ready once it listens: the services wait for the cluster's JetStream (lifecycle.connect)
+    return [Child(s.name, s.argv(binary), partial(tcp_ready, natscluster.HOST, s.port), server=s)
+            for s in servers], natscluster.client_urls(servers)
+
+
+def _children(data_dir: Path, quiet: bool, projector: bool, reactors: bool = True,
+              only: Collection[str] | None = None, cluster: int = 1) -> tuple[list[Child], dict[str, str]]:
     """The processes of the platform, and the addresses they will answer on."""
     children: list[Child] = []
     nats_url = os.environ.get("NATS_URL")
+    own: dict[str, str] = {}
     if not nats_url:
-        port = free_port()
-        nats_url = f"nats://127.0.0.1:{port}"
-        children.append(Child("nats", [nats_server_binary(), "-js", "-a", "127.0.0.1", "-p", str(port),
-                                       "-sd", str(data_dir / "nats")], lambda: tcp_ready("127.0.0.1", port)))
+        started, nats_url = _nats(data_dir, cluster)
+        children += started
+        if cluster > 1:
+            own["MAUMAU_STREAM_REPLICAS"] = str(natscluster.replicas(cluster))
     database_url = os.environ.get("DATABASE_URL") or f"sqlite+aiosqlite:///{(data_dir / 'maumau.db').resolve()}"
     rules_addr = f"127.0.0.1:{free_port()}"
     env = {"NATS_URL": nats_url, "DATABASE_URL": database_url, "RULES_ADDR": rules_addr,
-           "MAUMAU_SIGNING_KEY": str(signing_key(data_dir))}
+           "MAUMAU_SIGNING_KEY": str(signing_key(data_dir)), **own}
     if quiet:
         env["MAUMAU_LOG_LEVEL"] = "WARNING"
     env["MAUMAU_LOG_FORMAT"] = os.environ.get("MAUMAU_LOG_FORMAT") or "text"  # read by a person, prefixed
@@ -244,17 +263,19 @@ def _children(data_dir: Path, quiet: bool, projector: bool,
 @contextlib.asynccontextmanager
 async def running_platform(data_dir: Path, quiet: bool = False, projector: bool = True,
                            only: Collection[str] | None = None, settings: dict[str, str] | None = None,
-                           ) -> AsyncIterator[tuple[dict[str, str], list[Child]]]:
+                           cluster: int = 1) -> AsyncIterator[tuple[dict[str, str], list[Child]]]:
     """Start the services (in order, each ready before the next), keep them running, stop them all afterwards.
 
     Without the projector (benchmarks of the table path) the reacting services stay off too;
     ``only`` names the children to start (tests); ``settings`` are more environment variables
-    for every child. A child that dies is started again (see ``Child.pid`` and
-    ``Child.restarts``): killing one is how a chaos test uses the platform.
+    for every child; ``cluster`` > 1 starts that many NATS servers as one JetStream cluster
+    (``nats1``, ``nats2``, …) and asks for streams of min(3, ``cluster``) replicas. A child that
+    dies is started again (see ``Child.pid`` and ``Child.restarts``): killing one is how a chaos
+    test uses the platform.
     """
     data_dir.mkdir(parents=True, exist_ok=True)
     ensure_key(signing_key(data_dir))
-    children, addresses = _children(data_dir, quiet, projector, reactors=projector, only=only)
+    children, addresses = _children(data_dir, quiet, projector, reactors=projector, only=only, cluster=cluster)
     for child in children:
         child.env.update(settings or {})
     out = sys.stderr if quiet else sys.stdout  # a benchmark's standard output is its one JSON line
@@ -273,16 +294,25 @@ async def running_platform(data_dir: Path, quiet: bool = False, projector: bool 
         await asyncio.gather(*keepers)
 
 
-async def run(data_dir: Path) -> int:
+def nats_servers(children: Collection[Child]) -> list[dict[str, object]]:
+    """The cluster's servers (``.data/run.json``'s ``nats_servers``); the pid is the first one's of each."""
+    return [{"name": s.name, "url": s.url, "monitor_url": s.monitor_url, "config": str(s.config), "pid": c.pid}
+            for c in children if (s := c.server) is not None]
+
+
+async def run(data_dir: Path, cluster: int = 1) -> int:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     try:
-        async with running_platform(data_dir) as (addresses, children):
+        async with running_platform(data_dir, cluster=cluster) as (addresses, children):
             # written whole or not at all; a restarted child keeps its address, so it stays true
             staged = data_dir / "run.json.new"
-            staged.write_text(json.dumps({**addresses, "metrics": metrics_addresses(children)}, indent=2) + "\n")
+            written: dict[str, object] = {**addresses, "metrics": metrics_addresses(children)}
+            if cluster > 1:
+                written["nats_servers"] = nats_servers(children)
+            staged.write_text(json.dumps(written, indent=2) + "\n")
             staged.replace(data_dir / "run.json")
             names = ", ".join(c.name for c in children)
             print(f"Mau-Mau Online is up: {names}. Addresses (also in .data/run.json):")
@@ -301,5 +331,5 @@ async def run(data_dir: Path) -> int:
         print("Mau-Mau Online stopped.")
 
 
-def main(data_dir: str) -> int:
-    return asyncio.run(run(Path(data_dir)))  # the supervisor only waits: the default loop will do
+def main(data_dir: str, cluster: int = 1) -> int:
+    return asyncio.run(run(Path(data_dir), cluster))  # the supervisor only waits: the default loop will do

@@ -59,7 +59,11 @@ def setup_logging(name: str, level: str | None = None) -> None:
 
 
 async def connect(url: str, name: str) -> NATS:
-    """A NATS connection that keeps reconnecting (the server may restart under us)."""
+    """A NATS connection that keeps reconnecting (the server may restart under us), once JetStream answers.
+
+    ``url`` names one server or several, comma-separated (a cluster: ``maumau up --cluster 3``);
+    nats-py takes a list, and learns the cluster's other servers from the one it reaches.
+    """
     log = logging.getLogger(f"maumau.{name}.nats")
 
     async def error(e: Exception) -> None:
@@ -71,8 +75,28 @@ async def connect(url: str, name: str) -> NATS:
     async def reconnected() -> None:
         log.info("nats: reconnected")
 
-    return await nats.connect(url, name=name, max_reconnect_attempts=-1, reconnect_time_wait=0.5,
-                              error_cb=error, disconnected_cb=disconnected, reconnected_cb=reconnected)
+    nc = await nats.connect(url.split(","), name=name, max_reconnect_attempts=-1, reconnect_time_wait=0.5,
+                            error_cb=error, disconnected_cb=disconnected, reconnected_cb=reconnected)
+    await _jetstream_answers(nc, log)
+    return nc
+
+
+async def _jetstream_answers(nc: NATS, log: logging.Logger) -> None:
+    """Wait until JetStream answers its API.
+
+    A cluster's servers first elect a meta leader, seconds after a quorum of them is up; until
+    then no stream can be made, and a service that failed there would only be started again.
+    """
+    waiting = False
+    while True:
+        try:
+            await nc.jetstream().account_info()
+            return
+        except NatsError as e:
+            if not waiting:
+                log.info("nats: waiting for JetStream to answer (%s)", e or type(e).__name__)
+                waiting = True
+            await asyncio.sleep(0.5)
 
 
 async def nats_answers(nc: NATS, timeout: float = 1.0) -> bool:
