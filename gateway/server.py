@@ -11,7 +11,16 @@ from urllib.parse import unquote, urlsplit
 from aiohttp import web
 from nats.js.kv import KeyValue
 
-from gateway import accounts_api, disputes_api, headers, quickmatch_api, rankings_api, ratelimit, replay_api
+from gateway import (
+    accounts_api,
+    disputes_api,
+    headers,
+    quickmatch_api,
+    rankings_api,
+    ratelimit,
+    replay_api,
+    request_spans,
+)
 from gateway.addresses import client_address, group
 from gateway.feeds import Feeds, following
 from gateway.http_api import (
@@ -148,7 +157,7 @@ async def readyz(request: web.Request) -> web.Response:
 def make_app(cfg: Settings, origins: frozenset[str]) -> web.Application:
     """The gateway; ``origins``: those of ``allowed_origins``."""
     redact_aiohttp_logs()
-    app = web.Application(client_max_size=64 * 1024)
+    app = web.Application(client_max_size=64 * 1024, middlewares=[request_spans.middleware()])
     app[SOCKETS_KEY] = Sockets(cfg.socket_limits)
     app[PROXIES_KEY] = cfg.trusted_proxies
     app[ZONE_KEY] = zone(cfg.time_zone)

@@ -1,6 +1,8 @@
 """One move played through ``maumau up`` arrives at a real OTLP receiver (gRPC) as one trace — the gateway's
 client span, the table service's server span, the rules' decision — and the reactions to it (the projector,
-the clock, the bots, the gateway's fan-out) as spans of their own linked to it; no attribute carries a card."""
+the clock, the bots, the gateway's fan-out) as spans of their own linked to it; no attribute carries a card,
+and none a secret: the gateway's HTTP requests are spans without their query string (an invitation link's)
+or their tokens."""
 
 from __future__ import annotations
 
@@ -54,8 +56,9 @@ def _attributes(span: Any) -> dict[str, str]:
     return {a.key: a.value.string_value or str(a.value.int_value) for a in span.attributes}
 
 
-async def _play_one_move(base: str) -> None:
-    """Two guests at a classic52 table: the one on turn takes its first legal action over the WebSocket."""
+async def _play_one_move(base: str) -> list[str]:
+    """Two guests at a classic52 table, the second invited by its link: the one on turn takes its first legal
+    action over the WebSocket. Returns the secrets it used (the guests' tokens, the invitation)."""
     async with aiohttp.ClientSession() as http:
         async def post(path: str, token: str, body: dict[str, Any]) -> dict[str, Any]:
             async with http.post(base + path, json=body, headers={"Authorization": f"Bearer {token}"}) as r:
@@ -68,6 +71,8 @@ async def _play_one_move(base: str) -> None:
                 tokens.append((await r.json())["token"])
         created = await post("/api/tables", tokens[0], {"ruleset": "classic52", "seats": 2})
         tid = created["table_id"]
+        async with http.get(f"{base}/m/{tid}?c={created['invitation']}") as r:
+            assert r.status == 200
         await post(f"/api/tables/{tid}/join", tokens[1], {"invitation": created["invitation"]})
         await post(f"/api/tables/{tid}/start", tokens[0], {})
         for token in tokens:
@@ -82,7 +87,7 @@ async def _play_one_move(base: str) -> None:
                     pass
                 assert frame["ok"], frame
                 await ws.close()
-                return
+                return [*tokens, created["invitation"]]
             await ws.close()
     raise AssertionError("nobody could move")
 
@@ -92,7 +97,7 @@ async def test_one_move_is_one_trace_and_its_reactions_link_to_it(tmp_path: Path
         settings = {**unlimited(), "OTEL_EXPORTER_OTLP_ENDPOINT": f"http://127.0.0.1:{port}",
                     "OTEL_EXPORTER_OTLP_INSECURE": "true", "OTEL_BSP_SCHEDULE_DELAY": "200"}
         async with running_platform(tmp_path / "data", quiet=True, settings=settings) as (addresses, _):
-            await _play_one_move(addresses["gateway_url"])
+            secrets = await _play_one_move(addresses["gateway_url"])
             deadline = time.monotonic() + 30
             while time.monotonic() < deadline:
                 await asyncio.sleep(0.5)
@@ -112,3 +117,5 @@ async def test_one_move_is_one_trace_and_its_reactions_link_to_it(tmp_path: Path
     assert len(in_trace | linked) >= SERVICES_OF_A_MOVE
     every_value = " ".join(str(v) for _, s in receiver.spans for v in _attributes(s).values())
     assert not any(card in every_value.split() for card in ("AS", "KH", "7C", "JD"))
+    link = [s for svc, s in receiver.spans if svc == "maumau-gateway" and s.name == "GET /m/{table_id}"]
+    assert link and not any(secret in every_value for secret in secrets)

@@ -78,6 +78,29 @@ trace.get_tracer_provider().force_flush()
 """
 
 
+DEALING_A_ROUND_UNDER_A_SAMPLED_SPAN = f"""
+import asyncio
+from opentelemetry import trace
+from services.rules.engine import new_match
+from services.rules.server import start
+from services.runtime import tracing
+from services.table.rules_client import GrpcRules
+tracing.setup("probe")
+
+async def main():
+    server, port = await start("127.0.0.1", 0)
+    rules = GrpcRules(f"127.0.0.1:{{port}}")
+    parent = tracing.extract({{"traceparent": "00-{TRACE_ID}-00f067aa0ba902b7-01"}})
+    with trace.get_tracer("probe").start_as_current_span("table command", context=parent):
+        await rules.new_round(new_match("classic32", 3), "5e" * 32, "t1", 0)
+    await rules.close()
+    await server.stop(grace=None)
+
+asyncio.run(main())
+trace.get_tracer_provider().force_flush()
+"""
+
+
 def _spans(printed: list[str]) -> list[dict[str, Any]]:
     text, spans, at = "\n".join(printed), [], 0
     decoder = json.JSONDecoder()
@@ -87,8 +110,9 @@ def _spans(printed: list[str]) -> list[dict[str, Any]]:
     return spans
 
 
-def _run(exporter: str | None, script: str = SPAN_UNDER_A_COMMAND, nats_url: str = "") -> list[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("OTEL_")}
+def _run(exporter: str | None, script: str = SPAN_UNDER_A_COMMAND, nats_url: str = "",
+         settings: dict[str, str] | None = None) -> list[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OTEL_")} | (settings or {})
     if exporter:
         env["OTEL_TRACES_EXPORTER"] = exporter
     env["NATS_URL"] = nats_url
@@ -119,6 +143,80 @@ def test_a_command_sent_to_the_table_service_carries_the_trace_it_was_made_in(na
 
 
 def test_a_recorded_decision_is_a_span_of_the_rules_service_in_the_command_s_trace() -> None:
-    spans = {span["name"]: span for span in _spans(_run("console", DECIDING_UNDER_A_SAMPLED_SPAN))}
+    printed = _spans(_run("console", DECIDING_UNDER_A_SAMPLED_SPAN))
+    spans = {span["name"]: span for span in printed}
+    assert len(printed) == len(spans) == 2  # the stream it went over is no span: it outlives every command
     assert spans["decide"]["context"]["trace_id"] == f"0x{TRACE_ID}"
     assert spans["decide"]["parent_id"] == spans["table command"]["context"]["span_id"]
+
+
+def test_a_unary_call_is_a_client_span_of_the_command_and_a_server_span_of_the_rules_service() -> None:
+    spans = {span["kind"]: span for span in _spans(_run("console", DEALING_A_ROUND_UNDER_A_SAMPLED_SPAN))}
+    client, server, command = spans["SpanKind.CLIENT"], spans["SpanKind.SERVER"], spans["SpanKind.INTERNAL"]
+    assert client["name"] == server["name"] == "/maumau.v1.Rules/NewRound"
+    assert {s["context"]["trace_id"] for s in (client, server, command)} == {f"0x{TRACE_ID}"}
+    assert client["parent_id"] == command["context"]["span_id"]
+    assert server["parent_id"] == client["context"]["span_id"]
+    assert server["attributes"]["rpc.grpc.status_code"] == 0
+
+
+SERVING_HTTP_AND_A_WEBSOCKET = """
+import asyncio
+from aiohttp import ClientSession, web
+from opentelemetry import trace
+from gateway.request_spans import middleware
+from services.runtime import tracing
+tracing.setup("probe")
+
+async def page(request):
+    return web.Response(text=request.query["c"] + " " + request.headers["Authorization"])
+
+async def socket(request):
+    ws = web.WebSocketResponse()
+    await ws.prepare(request)
+    async for _ in ws:
+        with trace.get_tracer("probe").start_as_current_span("frame"):
+            await ws.send_str("ok")
+    return ws
+
+async def main():
+    app = web.Application(middlewares=[middleware()])
+    app.add_routes([web.get("/m/{table_id}", page), web.get("/ws", socket), web.get("/healthz", page)])
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    base = f"http://127.0.0.1:{site._server.sockets[0].getsockname()[1]}"
+    secrets = {"Authorization": "Bearer device-token-1", "Cookie": "maumau_session=session-2", "X-Probe": "seen"}
+    async with ClientSession(headers=secrets) as http:
+        for path in ("/m/t1?c=invitation-3", "/healthz?c=x"):
+            async with http.get(base + path) as r:
+                print(await r.text())
+        async with http.ws_connect(base + "/ws") as ws:
+            await ws.send_str("move")
+            await ws.receive()
+    await runner.cleanup()
+
+asyncio.run(main())
+trace.get_tracer_provider().force_flush()
+"""
+
+
+def test_request_spans_carry_no_query_string_no_token_and_no_session() -> None:
+    lines = _run("console", SERVING_HTTP_AND_A_WEBSOCKET,
+                 settings={"OTEL_INSTRUMENTATION_HTTP_CAPTURE_HEADERS_SERVER_REQUEST": ".*"})
+    assert lines[0] == "invitation-3 Bearer device-token-1"  # the handlers see the request as sent
+    spans = {span["name"]: span for span in _spans(lines[2:])}
+    assert set(spans) == {"GET /m/{table_id}", "GET /ws", "frame"}  # the probe made none
+    page = spans["GET /m/{table_id}"]
+    assert page["kind"] == "SpanKind.SERVER" and page["attributes"]["http.request.header.x_probe"] == ["seen"]
+    recorded = json.dumps([span["attributes"] for span in spans.values()])
+    assert "/m/t1" in recorded
+    assert not any(secret in recorded for secret in ("invitation-3", "device-token-1", "session-2"))
+
+
+def test_a_websocket_s_frames_begin_traces_of_their_own() -> None:
+    spans = {span["name"]: span for span in _spans(_run("console", SERVING_HTTP_AND_A_WEBSOCKET)[2:])}
+    assert spans["GET /ws"]["kind"] == "SpanKind.SERVER"
+    assert spans["frame"]["parent_id"] is None
+    assert spans["frame"]["context"]["trace_id"] != spans["GET /ws"]["context"]["trace_id"]

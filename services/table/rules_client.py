@@ -4,7 +4,10 @@ Decisions, one per move, go over one long-lived ``Decisions`` stream rather than
 each: a unary call's set-up costs as much CPU as the message it carries. A decision is
 pure, so one that meets a broken stream (the rules service restarted, a replica went away)
 is asked again once on a fresh stream. A decision carries the trace context of the command's
-span when that span is recorded; the rules service then records its own under it.
+span when that span is recorded; the rules service then records its own under it. The unary calls
+(a new round) are spans of opentelemetry-instrumentation-grpc's client interceptor, their trace
+context in the call's metadata; the stream is not: it lives as long as the channel, its messages
+are the moves of many commands, each in its own trace.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import logging
 
 import grpc
 from opentelemetry import trace
+from opentelemetry.instrumentation.grpc import aio_client_interceptors
 
 from maumau.v1 import actions_pb2, events_pb2, rules_pb2, rules_pb2_grpc
 from services.rules.state import State
@@ -81,9 +85,16 @@ class _Stream:
         await asyncio.gather(self.reader, return_exceptions=True)
 
 
+def _unary_call_spans() -> list[grpc.aio.ClientInterceptor]:
+    """The library's interceptor of unary calls only: a channel without a stream interceptor leaves its
+    streams' messages as they are (an intercepted stream's writes go through a queue of its own)."""
+    every = aio_client_interceptors()  # type: ignore[no-untyped-call]  # the library has no annotations
+    return [i for i in every if isinstance(i, grpc.aio.UnaryUnaryClientInterceptor)]
+
+
 class GrpcRules:
     def __init__(self, addr: str, timeout: float = 5.0):
-        self.channel = grpc.aio.insecure_channel(addr)
+        self.channel = grpc.aio.insecure_channel(addr, interceptors=_unary_call_spans())
         self.stub = rules_pb2_grpc.RulesStub(self.channel)
         self.timeout = timeout
         self.ids = itertools.count(1)
