@@ -26,6 +26,7 @@ from gateway.stakes import vouch
 from maumau.v1 import table_pb2
 from services.rules.catalog import catalog
 from services.rules.wire import option_to_pb
+from services.runtime import subjects
 from services.runtime.signing import load_key, public_pem
 from services.table.client import send
 from services.table.domain import Status, Table
@@ -37,6 +38,7 @@ DB_KEY = web.AppKey("db", AsyncEngine)
 TABLES_KEY: web.AppKey[Repository[Table]] = web.AppKey("tables")
 SIGNING_KEY = web.AppKey("signing_key", str)  # the path of the key that signs exports
 PROXIES_KEY = web.AppKey("trusted_proxies", int)
+PARTITIONS_KEY = web.AppKey("stream_partitions", int)  # the streams new tables spread over (docs/scaling.md)
 ZONE_KEY = web.AppKey("time_zone", ZoneInfo)  # the platform's days: rankings' periods, chips' top-ups
 
 
@@ -134,7 +136,7 @@ async def create_table(request: web.Request) -> web.Response:
         raise json_error(400, "bad_options", "options are flags, numbers or words")
     for key, value in options.items():
         create.options[str(key)].CopyFrom(option_to_pb(value))
-    table_id = uuid.uuid4().hex[:12]
+    table_id = subjects.table_address(uuid.uuid4().hex[:12], request.app[PARTITIONS_KEY])
     done = await _command(request, table_id, (create.salt, stake), create=create)
     return web.json_response({"table_id": table_id, "invitation": done.invitation,
                               "link": f"/m/{table_id}?c={done.invitation}"}, status=201)

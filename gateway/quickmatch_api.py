@@ -166,7 +166,8 @@ async def open_tables(request: web.Request) -> web.Response:
 
 def setup(app: web.Application, cfg: Settings) -> None:
     async def matchmaking_ctx(app: web.Application) -> AsyncIterator[None]:
-        pools = await Matchmaking.open(app[NATS_KEY].jetstream(), cfg.stream_replicas)
+        pools = await Matchmaking.open(app[NATS_KEY].jetstream(), cfg.stream_replicas,
+                                       partitions=cfg.stream_partitions)
         app[QUICK_KEY] = QuickMatch(pools, app[NATS_KEY], app[TABLES_KEY])
         try:
             yield

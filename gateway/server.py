@@ -26,6 +26,7 @@ from gateway.feeds import Feeds, following
 from gateway.http_api import (
     DB_KEY,
     NATS_KEY,
+    PARTITIONS_KEY,
     PROXIES_KEY,
     SIGNING_KEY,
     TABLES_KEY,
@@ -160,6 +161,7 @@ def make_app(cfg: Settings, origins: frozenset[str]) -> web.Application:
     app = web.Application(client_max_size=64 * 1024, middlewares=[request_spans.middleware()])
     app[SOCKETS_KEY] = Sockets(cfg.socket_limits)
     app[PROXIES_KEY] = cfg.trusted_proxies
+    app[PARTITIONS_KEY] = cfg.stream_partitions
     app[ZONE_KEY] = zone(cfg.time_zone)
     app[ORIGINS_KEY] = origins
     app[SIGNING_KEY] = cfg.signing_key
@@ -167,7 +169,7 @@ def make_app(cfg: Settings, origins: frozenset[str]) -> web.Application:
 
     async def nats_ctx(app: web.Application) -> AsyncIterator[None]:
         nc = await connect(cfg.nats_url, "gateway")
-        await EventStore(nc.jetstream(), replicas=cfg.stream_replicas).ensure_stream()
+        await EventStore(nc.jetstream(), cfg.stream_replicas, partitions=cfg.stream_partitions).ensure_stream()
         await ensure_chat_stream(nc.jetstream(), replicas=cfg.stream_replicas)
         app[NATS_KEY] = nc
         app[FEEDS_KEY] = feeds = Feeds(nc)

@@ -17,7 +17,7 @@ async def serve_bots(cfg: Settings) -> None:
     setup_logging("bots", cfg.log_level)
     tracing.setup("bots")
     nc = await connect(cfg.nats_url, "bots")
-    await EventStore(nc.jetstream(), replicas=cfg.stream_replicas).ensure_stream()
+    await EventStore(nc.jetstream(), replicas=cfg.stream_replicas, partitions=cfg.stream_partitions).ensure_stream()
     settings = BotSettings(think_seconds=cfg.bot_think_seconds, budget_ms=cfg.bot_budget_ms)
     log.info("bots playing (nats %s, think %.1f s, search %.0f ms)", cfg.nats_url, settings.think_seconds,
              settings.budget_ms)

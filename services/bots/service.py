@@ -25,12 +25,12 @@ from services.bots.play import decide, may_act
 from services.rules.state import State
 from services.rules.wire import action_to_pb
 from services.runtime import logs, metrics
-from services.runtime.consuming import consume
+from services.runtime.consuming import consume_all
 from services.runtime.settings import BOT_BUDGET_MS, BOT_THINK_SECONDS
 from services.table.client import send
 from services.table.domain import Table
 from services.table.repository import tables
-from services.table.store import STREAM, SUBJECTS, EventStore, previous_seq
+from services.table.store import SUBJECTS, EventStore, previous_seq
 
 FOLDED = 2000  # tables kept folded between their batches
 log = logging.getLogger("maumau.bots")
@@ -64,7 +64,8 @@ class BotsService:
 
     def __post_init__(self) -> None:
         self.js = self.nc.jetstream()
-        self.folder = tables(EventStore(self.js), FOLDED)
+        self.store = EventStore(self.js)
+        self.folder = tables(self.store, FOLDED)
         self.rng = random.Random(self.seed)
 
     async def run(self) -> None:
@@ -89,8 +90,8 @@ class BotsService:
                 task = asyncio.create_task(self._act(msg, turns))
                 task.add_done_callback(lambda _: limit.release())
 
-        await consume(self.js, STREAM, config, handle, size=self.settings.concurrency,
-                      linger=min(self.settings.linger, self.settings.think_seconds), log=log)
+        await consume_all(self.js, self.store.streams, config, handle, size=self.settings.concurrency,
+                          linger=min(self.settings.linger, self.settings.think_seconds), log=log)
 
     def turns(self, t: Table, seq: int) -> list[Turn]:
         """The bot seats that may act at ``t`` after the batch at ``seq``, each with its own copy of the moment."""

@@ -32,7 +32,7 @@ async def serve_chat(cfg: Settings, settings: ChatSettings | None = None) -> Non
     nc = await connect(cfg.nats_url, "chat")
     js = nc.jetstream()
     await ensure_stream(js, replicas=cfg.stream_replicas)
-    tables = EventStore(js, replicas=cfg.stream_replicas)
+    tables = EventStore(js, replicas=cfg.stream_replicas, partitions=cfg.stream_partitions)
     await tables.ensure_stream()  # membership is read from it, even before the table service's first start
     service = ChatService(js, tables, settings)
     log.info("chat service answering lines (nats %s, %d characters, %d lines per %g s)", cfg.nats_url,

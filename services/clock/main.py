@@ -18,7 +18,7 @@ async def serve_clock(cfg: Settings) -> None:
     setup_logging("clock", cfg.log_level)
     tracing.setup("clock")
     nc = await connect(cfg.nats_url, "clock")
-    await EventStore(nc.jetstream(), replicas=cfg.stream_replicas).ensure_stream()
+    await EventStore(nc.jetstream(), replicas=cfg.stream_replicas, partitions=cfg.stream_partitions).ensure_stream()
     clock = ClockService(nc, Durations(cfg.absence_seconds, cfg.expiry_seconds, cfg.standin_seconds, cfg.solo_seconds),
                          replicas=cfg.stream_replicas)
     log.info("clock running (nats %s)", cfg.nats_url)

@@ -29,10 +29,10 @@ from maumau.v1 import events_pb2
 from services.clock import presence
 from services.clock.timers import KINDS, Durations, Timer, timers
 from services.runtime import logs, metrics
-from services.runtime.consuming import consume
+from services.runtime.consuming import consume_all
 from services.table.client import send
 from services.table.repository import tables
-from services.table.store import STREAM, SUBJECTS, EventStore, previous_seq
+from services.table.store import SUBJECTS, EventStore, previous_seq
 
 FOLDED = 2000  # tables kept folded between their batches
 log = logging.getLogger("maumau.clock")
@@ -64,7 +64,8 @@ class ClockService:
 
     def __post_init__(self) -> None:
         self.js = self.nc.jetstream()
-        self.folder = tables(EventStore(self.js), FOLDED)
+        self.store = EventStore(self.js)
+        self.folder = tables(self.store, FOLDED)
         self.changed = asyncio.Event()
 
     async def bucket(self) -> KeyValue:
@@ -98,7 +99,7 @@ class ClockService:
             for msg in msgs:
                 await msg.ack()
 
-        await consume(self.js, STREAM, config, handle, size=500, linger=self.linger, log=log)
+        await consume_all(self.js, self.store.streams, config, handle, size=500, linger=self.linger, log=log)
 
     def _playing(self) -> list[str]:
         """The tables whose people's presence matters: a match in play (its absence or turn timer runs)."""

@@ -18,6 +18,8 @@ import hashlib
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from services.runtime import subjects
+
 KEEP_SECONDS = 15.0  # how long a matched group stays in its pool (every change writes the whole pool, so
 # a busy pool keeps seconds of groups; each ticket's group is also kept under its own key: store.py)
 
@@ -59,12 +61,12 @@ def group_from_json(data: dict[str, Any]) -> Group:
     return Group(data["table_id"], [Ticket(**t) for t in data["tickets"]], data["at"])
 
 
-def table_id_of(first: str) -> str:
+def table_id_of(first: str, partitions: int = 1) -> str:
     """The table of a group, named after its first ticket: the same on every replica."""
-    return "q" + hashlib.sha256(first.encode()).hexdigest()[:11]
+    return subjects.table_address("q" + hashlib.sha256(first.encode()).hexdigest()[:11], partitions)
 
 
-def ask(p: Pool, t: Ticket, seats: int, now: float) -> None:
+def ask(p: Pool, t: Ticket, seats: int, now: float, partitions: int = 1) -> None:
     """``t`` waits in the pool (once per player: asking again keeps the first ticket); a full pool becomes a group."""
     p.groups = [g for g in p.groups if now - g.at < KEEP_SECONDS]
     if any(w.identity == t.identity for w in p.waiting):
@@ -73,7 +75,7 @@ def ask(p: Pool, t: Ticket, seats: int, now: float) -> None:
     p.waiting.append(t)
     if len(p.waiting) >= seats:
         group, p.waiting = p.waiting[:seats], p.waiting[seats:]
-        p.groups.append(Group(table_id_of(group[0].ticket), group, now))
+        p.groups.append(Group(table_id_of(group[0].ticket, partitions), group, now))
 
 
 def cancel(p: Pool, ticket: str) -> bool:

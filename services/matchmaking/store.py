@@ -80,8 +80,9 @@ class Busy(Exception):
 
 
 class Matchmaking:
-    def __init__(self, kv: KeyValue, seen: KeyValue) -> None:
+    def __init__(self, kv: KeyValue, seen: KeyValue, partitions: int = 1) -> None:
         self.kv, self.seen = kv, seen
+        self.partitions = partitions  # the streams new tables spread over (MAUMAU_STREAM_PARTITIONS)
         self.waiting: dict[str, dict[str, asyncio.Future[Status]]] = {}  # per pool: the long polls, by ticket
         self.followers: dict[str, asyncio.Task[None]] = {}  # one watcher per pool asked about here
         # one change of a pool at a time in this process: requests racing each other for the same
@@ -94,9 +95,10 @@ class Matchmaking:
         await asyncio.gather(*self.followers.values(), return_exceptions=True)
 
     @classmethod
-    async def open(cls, js: JetStreamContext, replicas: int = 1, seen_seconds: float = SEEN_SECONDS) -> Matchmaking:
+    async def open(cls, js: JetStreamContext, replicas: int = 1, seen_seconds: float = SEEN_SECONDS,
+                   partitions: int = 1) -> Matchmaking:
         return cls(await _bucket(js, BUCKET, BUCKET_TTL, replicas),
-                   await _bucket(js, SEEN_BUCKET, seen_seconds, replicas))
+                   await _bucket(js, SEEN_BUCKET, seen_seconds, replicas), partitions)
 
     async def _change(self, key: str, change: Callable[[Pool], T], check_seen: bool = False) -> tuple[Pool, T]:
         async with self.locks[key]:
@@ -136,7 +138,7 @@ class Matchmaking:
         await self.leave(identity)
         ticket = Ticket(f"{key}.{secrets.token_hex(8)}", identity, name, account)
         await self.seen.put(f"seen.{ticket.ticket}", b"")
-        pool, _ = await self._change(key, lambda p: ask(p, ticket, seats, now), check_seen=True)
+        pool, _ = await self._change(key, lambda p: ask(p, ticket, seats, now, self.partitions), check_seen=True)
         mine = next((w.ticket for w in pool.waiting if w.identity == identity), ticket.ticket)  # another tab's
         state, table_id = status(pool, mine)
         await self.kv.put(_who(identity), mine.encode())

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -27,10 +28,41 @@ from nats.js.api import ConsumerConfig
 from services.runtime import metrics, tracing
 
 MONITOR_SECONDS = 5.0
+DISCOVER_SECONDS = 30.0  # how soon a reader of every partition finds a partition made after it started
+
+Handler = Callable[[list[Msg]], Awaitable[None]]
 
 
-async def consume(js: JetStreamContext, stream: str, config: ConsumerConfig, handle: Callable[[list[Msg]],
-                  Awaitable[None]], *, size: int, linger: float, log: logging.Logger) -> None:
+async def consume_all(js: JetStreamContext, streams: Callable[[], Awaitable[list[tuple[str, str]]]],
+                      config: ConsumerConfig, handle: Handler, *, size: int, linger: float,
+                      log: logging.Logger) -> None:
+    """``consume`` each stream ``streams()`` names (with its subjects filter), the same durable on each.
+
+    Asked again every ``DISCOVER_SECONDS``: a partition added later is read from then on.
+    """
+    reading: dict[str, asyncio.Task[None]] = {}
+    try:
+        while True:
+            try:
+                for stream, subjects in await streams():
+                    if stream not in reading:
+                        reading[stream] = asyncio.create_task(consume(
+                            js, stream, dataclasses.replace(config, filter_subject=subjects), handle,
+                            size=size, linger=linger, log=log))
+            except (NatsError, OSError, TimeoutError) as e:
+                log.warning("could not list the streams to read (%s); asking again", e or type(e).__name__)
+            done = [t for t in reading.values() if t.done()]
+            if done:
+                await done[0]  # a reader only ends by failing: fail with it
+            await asyncio.sleep(DISCOVER_SECONDS if reading else 0.5)
+    finally:
+        for task in reading.values():
+            task.cancel()
+        await asyncio.gather(*reading.values(), return_exceptions=True)
+
+
+async def consume(js: JetStreamContext, stream: str, config: ConsumerConfig, handle: Handler, *, size: int,
+                  linger: float, log: logging.Logger) -> None:
     """Hand every batch of the durable consumer ``config`` to ``handle``, until cancelled.
 
     A lost connection or a restarted server only pauses it: it subscribes again and goes on
@@ -39,7 +71,7 @@ async def consume(js: JetStreamContext, stream: str, config: ConsumerConfig, han
     assert config.durable_name and config.filter_subject
     durable = config.durable_name
     handled, redelivered = metrics.CONSUMER_MESSAGES.labels(durable), metrics.CONSUMER_REDELIVERIES.labels(durable)
-    lag = metrics.CONSUMER_LAG.labels(durable)
+    lag = metrics.CONSUMER_LAG.labels(durable, stream)
     monitor = asyncio.create_task(_monitor(js, stream, durable))
     try:
         while True:
@@ -71,7 +103,8 @@ async def consume(js: JetStreamContext, stream: str, config: ConsumerConfig, han
 
 async def _monitor(js: JetStreamContext, stream: str, durable: str) -> None:
     """Every ``MONITOR_SECONDS``: the consumer's backlog as the server counts it, and the stream's leader."""
-    pending, unacked = metrics.CONSUMER_PENDING.labels(durable), metrics.CONSUMER_ACK_PENDING.labels(durable)
+    pending = metrics.CONSUMER_PENDING.labels(durable, stream)
+    unacked = metrics.CONSUMER_ACK_PENDING.labels(durable, stream)
     leader = metrics.STREAM_LEADER.labels(stream)
     while True:
         try:

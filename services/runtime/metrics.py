@@ -42,13 +42,13 @@ COMMAND_RETRIES = Counter("maumau_command_retries_total", "Commands decided agai
 # --- stream consumers (services/runtime/consuming.py: projector, clock, bots) ---------------------------
 
 CONSUMER_PENDING = Gauge("maumau_consumer_pending_messages", "Messages stored and not yet delivered to the "
-                         "durable consumer (its lag), as the server counts them", ["consumer"])
+                         "durable consumer (its lag), as the server counts them", ["consumer", "stream"])
 CONSUMER_ACK_PENDING = Gauge("maumau_consumer_ack_pending_messages", "Messages delivered to the durable "
-                             "consumer and not yet acknowledged", ["consumer"])
+                             "consumer and not yet acknowledged", ["consumer", "stream"])
 CONSUMER_MESSAGES = Counter("maumau_consumer_messages_total", "Messages handed to the service by its durable "
                             "consumer", ["consumer"])
 CONSUMER_LAG = Gauge("maumau_consumer_lag_seconds", "Age of the newest message of the last batch the "
-                     "consumer handled (from its storage in the stream)", ["consumer"])
+                     "consumer handled (from its storage in the stream)", ["consumer", "stream"])
 CONSUMER_REDELIVERIES = Counter("maumau_consumer_redeliveries_total", "Messages delivered again (not "
                                 "acknowledged in time, or a consumer resuming)", ["consumer"])
 STREAM_LEADER = Gauge("maumau_stream_leader", "1 when the stream answers with a leader, 0 when it does not "

@@ -35,6 +35,13 @@ def parse_rate(value: str) -> tuple[int, float]:
     return n, s
 
 
+def _partitions(value: str) -> int:
+    count = int(value)
+    if not 1 <= count <= 9999:
+        raise ValueError(f"MAUMAU_STREAM_PARTITIONS is a count of streams from 1 to 9999, not {value!r}")
+    return count
+
+
 def _float(name: str, default: float) -> float:
     value = os.environ.get(name)
     return float(value) if value else default
@@ -95,6 +102,7 @@ class Settings:
     absence_seconds: float
     expiry_seconds: float
     health_port: int
+    stream_partitions: int = 1  # MAUMAU_STREAM_PARTITIONS: the TABLES streams new tables spread over (docs/scaling.md)
     standin_seconds: float = STANDIN_SECONDS
     solo_seconds: float = SOLO_SECONDS
     log_level: str = "INFO"
@@ -117,6 +125,7 @@ class Settings:
             rules_addr=os.environ.get("RULES_ADDR", "127.0.0.1:50051"),
             database_url=os.environ.get("DATABASE_URL", "sqlite+aiosqlite:///.data/maumau.db"),
             stream_replicas=int(os.environ.get("MAUMAU_STREAM_REPLICAS", "1")),
+            stream_partitions=_partitions(os.environ.get("MAUMAU_STREAM_PARTITIONS") or "1"),
             absence_seconds=_float("MAUMAU_ABSENCE_SECONDS", ABSENCE_SECONDS),
             expiry_seconds=_float("MAUMAU_EXPIRY_SECONDS", EXPIRY_SECONDS),
             health_port=int(os.environ.get("MAUMAU_HEALTH_PORT", "0")),

@@ -31,7 +31,7 @@ async def serve_table(cfg: Settings) -> None:
     setup_logging("table", cfg.log_level)
     tracing.setup("table")
     nc = await connect(cfg.nats_url, "table")
-    store = EventStore(nc.jetstream(), replicas=cfg.stream_replicas)
+    store = EventStore(nc.jetstream(), replicas=cfg.stream_replicas, partitions=cfg.stream_partitions)
     await store.ensure_stream()
     rules = GrpcRules(cfg.rules_addr)
     service = TableService(store, rules, TableSettings(absence_seconds=cfg.absence_seconds,
@@ -52,7 +52,7 @@ async def run_projector(cfg: Settings, rebuild: bool = False) -> None:
     tracing.setup("projector")
     nc = await connect(cfg.nats_url, "projector")
     js = nc.jetstream()
-    await EventStore(js, replicas=cfg.stream_replicas).ensure_stream()
+    await EventStore(js, replicas=cfg.stream_replicas, partitions=cfg.stream_partitions).ensure_stream()
     await AccountStore(js, replicas=cfg.stream_replicas).ensure_stream()
     await DisputeStore(js, replicas=cfg.stream_replicas).ensure_stream()
     db = engine(cfg.database_url)

@@ -200,8 +200,17 @@ _ON_EVENT: dict[str, Callable[[AsyncConnection, domain.Table, datetime], Awaitab
 _UPDATE_ROW = directory.update().where(directory.c.table_id == bindparam("tid"))
 
 
+def partition_position(partition: int) -> str:
+    """The position's name of one partition's stream (partition 0's is the one position there was before).
+
+    >>> partition_position(0), partition_position(2)
+    ('tables', 'tables-2')
+    """
+    return f"{POSITION}-{partition}" if partition else POSITION
+
+
 async def finish(conn: AsyncConnection, touched: dict[str, tuple[domain.Table, datetime]], seq: int,
-                 known: int) -> None:
+                 known: int, name: str = POSITION) -> None:
     """Write the directory rows of the tables a transaction touched (one statement), and its position."""
     rows = []
     for t, when in touched.values():
@@ -210,4 +219,4 @@ async def finish(conn: AsyncConnection, touched: dict[str, tuple[domain.Table, d
         row["tid"] = row.pop("table_id")
         rows.append(row)
     await conn.execute(_UPDATE_ROW, rows)
-    await set_position(conn, seq, known)
+    await set_position(conn, seq, known, name)

@@ -24,12 +24,12 @@ from services.disputes.projections import DURABLE as DISPUTES_DURABLE
 from services.disputes.store import STREAM as DISPUTES_STREAM
 from services.rankings.periods import zone
 from services.rankings.projection import Standings
-from services.runtime import metrics
-from services.runtime.consuming import consume
+from services.runtime import metrics, subjects
+from services.runtime.consuming import consume, consume_all
 from services.table.domain import Status, Table
-from services.table.projections import finish, metadata, migrate, position, project
+from services.table.projections import finish, metadata, migrate, partition_position, position, project
 from services.table.repository import tables
-from services.table.store import STREAM, SUBJECTS, EventStore, Stored
+from services.table.store import SUBJECTS, EventStore, Stored, partition_of_stream, stream_of
 
 log = logging.getLogger("maumau.projector")
 DURABLE = "projector"
@@ -111,20 +111,29 @@ class Projector(Patient):
     def __init__(self, js: JetStreamContext, engine: AsyncEngine, cache_size: int = 2000, tz: ZoneInfo | None = None):
         self.js = js
         self.engine = engine
-        self.tables = tables(EventStore(js), cache_size)
+        self.store = EventStore(js)
+        self.tables = tables(self.store, cache_size)
         self.tz = tz or zone()  # the platform's days, for the rankings' periods
+        self.one_writer = asyncio.Lock()  # one transaction at a time, whichever partition it comes from
 
     async def apply(self, seq: int, table_id: str, batch: events_pb2.EventBatch) -> bool:
         """Project one stored batch; False when it was projected already."""
         return bool(await self.apply_many([(seq, table_id, batch)]))
 
     async def apply_many(self, stored: list[tuple[int, str, events_pb2.EventBatch]]) -> int:
-        """Project stored batches (in stream order) in one transaction; how many were new."""
+        """Project stored batches (in the order of their partition's stream) in one transaction; how many were new."""
+        if not stored:
+            return 0
+        name = partition_position(subjects.table_partition(stored[0][1]))
+        async with self.one_writer:
+            return await self._write(name, stored)
+
+    async def _write(self, name: str, stored: list[tuple[int, str, events_pb2.EventBatch]]) -> int:
         touched: dict[str, tuple[Table, datetime]] = {}
         standings = Standings()  # what the batches do to the rankings and chips, as they are folded
         try:
             async with self.engine.begin() as conn:
-                known = last = await position(conn)
+                known = last = await position(conn, name)
                 applied = 0
                 for seq, table_id, batch in stored:
                     if seq <= last:
@@ -139,7 +148,7 @@ class Projector(Patient):
                     applied += 1
                 if touched:
                     await standings.write(conn, self.tz)
-                    await finish(conn, touched, last, known)
+                    await finish(conn, touched, last, known, name)
                 return applied
         except Exception:
             for table_id in touched:  # folded ahead of a transaction that did not commit
@@ -154,7 +163,7 @@ class Projector(Patient):
         """
         config = ConsumerConfig(durable_name=DURABLE, deliver_policy=DeliverPolicy.ALL,
                                 ack_policy=AckPolicy.EXPLICIT, filter_subject=SUBJECTS, max_ack_pending=10_000)
-        await consume(self.js, STREAM, config, self._project, size=batch, linger=linger, log=log)
+        await consume_all(self.js, self.store.streams, config, self._project, size=batch, linger=linger, log=log)
 
     async def _project(self, msgs: list[Msg]) -> None:
         """Write the batch, waiting for the database as long as it takes; acknowledge it once written."""
@@ -162,15 +171,18 @@ class Projector(Patient):
                   for m in msgs]
         await self.patiently(lambda: self.apply_many(stored))
         if msgs:  # a fetch may come back empty
-            metrics.PROJECTION_POSITION.labels("tables").set(stored[-1][0])
+            metrics.PROJECTION_POSITION.labels(partition_position(subjects.table_partition(stored[0][1]))).set(
+                stored[-1][0])
             metrics.PROJECTION_LAG.labels("tables").set(max(0.0, time.time() - msgs[-1].metadata.timestamp.timestamp()))
         for msg in msgs:
             await msg.ack()
 
-    async def caught_up(self) -> int:
-        """The stream sequence the projection has reached."""
+    async def caught_up(self, stream: str = stream_of(0)) -> int:
+        """The sequence of ``stream`` (a partition's) the projection has reached."""
+        partition = partition_of_stream(stream)
+        assert partition is not None, f"{stream} is not a stream of tables"
         async with self.engine.connect() as conn:
-            return await position(conn)
+            return await position(conn, partition_position(partition))
 
 
 async def reset(engine: AsyncEngine, url: str, js: JetStreamContext) -> None:
@@ -178,7 +190,8 @@ async def reset(engine: AsyncEngine, url: str, js: JetStreamContext) -> None:
     async with engine.begin() as conn:
         await conn.run_sync(lambda c: metadata.drop_all(c, checkfirst=True))  # every projection: all are rebuilt
         await conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
-    consumers = ((STREAM, DURABLE), (ACCOUNTS_STREAM, ACCOUNTS_DURABLE), (DISPUTES_STREAM, DISPUTES_DURABLE))
+    partitions = [(stream, DURABLE) for stream, _ in await EventStore(js).streams()]
+    consumers = (*partitions, (ACCOUNTS_STREAM, ACCOUNTS_DURABLE), (DISPUTES_STREAM, DISPUTES_DURABLE))
     for stream, durable in consumers:
         try:
             await js.delete_consumer(stream, durable)

@@ -1,4 +1,8 @@
-"""Tables' event streams on NATS JetStream: one subject per table in one stream.
+"""Tables' event streams on NATS JetStream: one subject per table, each table in one partition's stream.
+
+Partition 0's stream is ``TABLES``, partition ``k``'s ``TABLES-k``; a table's address names its
+partition (``services.runtime.subjects.table_partition``), so a store routes each table's
+appends and reads by its id alone.
 
 A command's events are stored as one message (an ``EventBatch``), so they land whole or
 not at all. Appends carry the expected last sequence of the table's subject (two commands
@@ -9,20 +13,41 @@ re-sent command is stored once; the same id sent to another table is another com
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 
 from nats.js import JetStreamContext
 from nats.js.api import DiscardPolicy, RePublish, StorageType, StreamConfig
-from nats.js.errors import BadRequestError
+from nats.js.errors import BadRequestError, NotFoundError
 
 from maumau.v1 import events_pb2
 from services.runtime import metrics, subjects
 from services.runtime.direct import read_subject
 
-STREAM = "TABLES"
+STREAM = "TABLES"  # partition 0's
 SUBJECTS = subjects.TABLE_EVENTS
+_PARTITION_STREAM = re.compile(r"TABLES(?:-([1-9][0-9]*))?")
 WRONG_LAST_SEQUENCE = 10071
 GENESIS = bytes(32)  # what a table's first batch names as its previous one
+
+
+def stream_of(partition: int) -> str:
+    """The stream of one partition.
+
+    >>> stream_of(0), stream_of(2)
+    ('TABLES', 'TABLES-2')
+    """
+    return f"{STREAM}-{partition}" if partition else STREAM
+
+
+def partition_of_stream(name: str) -> int | None:
+    """The partition a stream holds, None for a stream that is not the tables'.
+
+    >>> partition_of_stream("TABLES"), partition_of_stream("TABLES-2"), partition_of_stream("CHAT")
+    (0, 2, None)
+    """
+    named = _PARTITION_STREAM.fullmatch(name)
+    return None if named is None else int(named.group(1) or 0)
 
 
 def duplicate_id(table_id: str, command_id: str) -> str:
@@ -65,20 +90,41 @@ class Stored:
 
 
 class EventStore:
-    def __init__(self, js: JetStreamContext, replicas: int = 1, duplicate_window: float = 120.0):
+    def __init__(self, js: JetStreamContext, replicas: int = 1, duplicate_window: float = 120.0,
+                 partitions: int = 1):
         self.js = js
         self.replicas = replicas
         self.duplicate_window = duplicate_window
+        self.partitions = partitions  # how many partitions this service makes sure of (new tables spread over them)
+        self._present = set(range(partitions))  # partitions known to have a stream
 
     async def ensure_stream(self) -> None:
-        config = StreamConfig(name=STREAM, subjects=[SUBJECTS], storage=StorageType.FILE,
-                              num_replicas=self.replicas, duplicate_window=self.duplicate_window,
-                              allow_direct=True, discard=DiscardPolicy.OLD,
-                              republish=RePublish(src=SUBJECTS, dest=subjects.LIVE_TABLES))
-        try:
-            await self.js.add_stream(config)
-        except BadRequestError:
-            await self.js.update_stream(config)
+        """Make sure partitions 0 … ``partitions`` − 1 each have their stream, as configured."""
+        for k in range(self.partitions):
+            config = StreamConfig(name=stream_of(k), subjects=[subjects.partition_events(k)], storage=StorageType.FILE,
+                                  num_replicas=self.replicas, duplicate_window=self.duplicate_window,
+                                  allow_direct=True, discard=DiscardPolicy.OLD,
+                                  republish=RePublish(src=subjects.partition_events(k), dest=subjects.LIVE_TABLES))
+            try:
+                await self.js.add_stream(config)
+            except BadRequestError:
+                await self.js.update_stream(config)
+
+    async def streams(self) -> list[tuple[str, str]]:
+        """Every partition's stream on the server and its subjects, configured here or not (an earlier setting's)."""
+        found = {k for info in await self.js.streams_info()
+                 if (k := partition_of_stream(info.config.name or "")) is not None}
+        self._present |= found
+        return [(stream_of(k), subjects.partition_events(k)) for k in sorted(found | set(range(self.partitions)))]
+
+    async def _has(self, partition: int) -> bool:
+        if partition not in self._present:
+            try:
+                await self.js.stream_info(stream_of(partition))
+            except NotFoundError:
+                return False  # an address naming a partition nobody made: no such table
+            self._present.add(partition)
+        return True
 
     async def append(self, table_id: str, batch: events_pb2.EventBatch, expected: int, command_id: str,
                      headers: dict[str, str] | None = None) -> tuple[Stored, bool]:
@@ -89,16 +135,20 @@ class EventStore:
         data = batch.SerializeToString()
         h = {"Nats-Expected-Last-Subject-Sequence": str(expected), "Nats-Msg-Id": duplicate_id(table_id, command_id),
              **(headers or {})}
+        stream = stream_of(subjects.table_partition(table_id))
         try:
-            ack = await self.js.publish(subjects.table_events(table_id), data, stream=STREAM, headers=h)
+            ack = await self.js.publish(subjects.table_events(table_id), data, stream=stream, headers=h)
         except BadRequestError as e:
             if e.err_code == WRONG_LAST_SEQUENCE:
-                metrics.APPEND_CONFLICTS.labels(STREAM).inc()
+                metrics.APPEND_CONFLICTS.labels(stream).inc()
                 raise Conflict(str(e)) from None
             raise
         return Stored(ack.seq, batch, data), bool(ack.duplicate)
 
     async def read(self, table_id: str, after: int = 0, until: int | None = None) -> list[Stored]:
         """Every batch of the table stored after sequence ``after`` (up to ``until``), in order."""
-        return [Stored.decode(m.seq, m.data)
-                for m in await read_subject(self.js, STREAM, subjects.table_events(table_id), after, until)]
+        partition = subjects.table_partition(table_id)
+        if not await self._has(partition):
+            return []
+        stored = await read_subject(self.js, stream_of(partition), subjects.table_events(table_id), after, until)
+        return [Stored.decode(m.seq, m.data) for m in stored]
