@@ -134,6 +134,16 @@ def test_with_the_console_exporter_spans_are_recorded_and_printed() -> None:
     assert any('"name": "table command"' in line for line in lines[2:])
 
 
+def test_spans_name_their_service_as_the_standard_variables_say() -> None:
+    def resource(settings: dict[str, str]) -> Any:
+        return _spans(_run("console", settings=settings)[2:])[0]["resource"]["attributes"]
+
+    assert resource({})["service.name"] == "maumau-probe"
+    named = resource({"OTEL_SERVICE_NAME": "maumau-table-eu",
+                      "OTEL_RESOURCE_ATTRIBUTES": "deployment.environment.name=dev"})
+    assert named["service.name"] == "maumau-table-eu" and named["deployment.environment.name"] == "dev"
+
+
 def test_a_command_sent_to_the_table_service_carries_the_trace_it_was_made_in(nats_url: str) -> None:
     (line,) = _run(None, SENDING_A_COMMAND, nats_url)
     seat, seat_again, traced, fresh = line.split()

@@ -3,7 +3,8 @@
 Configured only by OpenTelemetry's own variables: ``OTEL_TRACES_EXPORTER`` (``otlp``,
 ``console`` or ``none``; unset, ``otlp`` when ``OTEL_EXPORTER_OTLP_ENDPOINT`` or
 ``OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`` is set, else nothing), the OTLP exporter's own
-(``OTEL_EXPORTER_OTLP_*``: gRPC) and ``OTEL_TRACES_SAMPLER``. Exporting nothing, the trace
+(``OTEL_EXPORTER_OTLP_*``: gRPC), ``OTEL_TRACES_SAMPLER`` (and ``_ARG``), ``OTEL_SERVICE_NAME``
+(``maumau-<service>`` when unset) and ``OTEL_RESOURCE_ATTRIBUTES``. Exporting nothing, the trace
 context still flows — a command's ``traceparent`` is carried into the headers of the events
 it causes — but spans are sampled out: recording spans that nobody exports cost the table
 service some 5 % of its CPU under load.
@@ -50,7 +51,8 @@ def exporter() -> SpanExporter | None:
 def setup(service: str) -> None:
     """Install a tracer provider named for ``service``, exporting where the standard variables say."""
     spans = exporter()
-    provider = TracerProvider(resource=Resource.create({"service.name": f"maumau-{service}"}),
+    name = os.environ.get("OTEL_SERVICE_NAME") or f"maumau-{service}"  # given here, it would outrank the variable
+    provider = TracerProvider(resource=Resource.create({"service.name": name}),
                               sampler=None if spans else ALWAYS_OFF)  # None: OTEL_TRACES_SAMPLER decides
     if spans is not None:
         provider.add_span_processor(BatchSpanProcessor(spans))
