@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 PROTO_SRC := $(wildcard proto/maumau/v1/*.proto)
 PROTO_OUT := $(PROTO_SRC:.proto=_pb2.py)
 
-.PHONY: setup proto run test lint browser prometheus bench bench-peers clean
+.PHONY: setup proto run test lint browser prometheus bench bench-peers bench-bots clean
 
 setup: $(STAMP) $(PROTO_OUT)
 
@@ -38,7 +38,7 @@ browser:
 prometheus:
 	@test -x /usr/bin/prometheus || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y prometheus)
 
-test: lint browser prometheus
+test: lint browser prometheus $(ANCHOR)
 	node --test gateway/static/tests/
 	$(BIN)/pytest -q
 
@@ -54,6 +54,20 @@ bench: setup .venv-bench/.installed
 	$(PYTHON) -m venv .venv-bench
 	.venv-bench/bin/pip install -q -r bench/requirements.txt
 	touch $@
+
+# The bots' benchmark anchor, OpenSpiel's ISMCTS, is the project's `anchor` extra, installed into .venv
+# (about 90 MB with numpy and scipy): `maumau bench bots --anchor ismcts` and its tests need it.
+ANCHOR := $(VENV)/.anchor
+$(ANCHOR): pyproject.toml $(STAMP)
+	$(BIN)/pip install -q -e '.[dev,anchor]'
+	touch $@
+
+# A small run of the bots' benchmark with the anchor and the oracle; docs/bots.md has the full ones.
+BOT_GAMES ?= 200
+BOT_MS ?= 50
+bench-bots: setup $(ANCHOR)
+	$(BIN)/maumau bench bots --ruleset classic52 --players 4 --games $(BOT_GAMES) --ms $(BOT_MS) \
+		--opponents medium --anchor ismcts --oracle --workers 2
 
 clean:
 	rm -rf $(VENV) .venv-bench proto/maumau/v1/*_pb2*.py proto/maumau/v1/*_pb2*.pyi

@@ -133,9 +133,14 @@ def _bench_rules(args: argparse.Namespace) -> int:
 
 
 def _bench_bots(args: argparse.Namespace) -> int:
-    from services.bots.bench import run
+    from services.bots.bench import AnchorMissing, run
 
-    print(run(args.ruleset, args.players, args.games, args.ms_per_move, args.seed))
+    try:
+        print(run(args.ruleset, args.players, args.games, args.ms, args.seed, args.opponents, args.anchor,
+                  args.oracle, args.workers))
+    except AnchorMissing as e:
+        print(f"maumau bench bots: {e}", file=sys.stderr)
+        return 2
     return 0
 
 
@@ -339,11 +344,17 @@ def parser() -> argparse.ArgumentParser:
     br.add_argument("--seconds", type=float, default=5.0)
     br.add_argument("--seed", type=int, default=1)
     br.set_defaults(func=_bench_rules)
-    bb = bench_sub.add_parser("bots", help="the strong bot against random players and weak bots, through the engine")
+    bb = bench_sub.add_parser("bots", help="the strong bot against three opponents of one kind on seeded deals, "
+                              "beside an outside anchor and an oracle (docs/bots.md)")
     bb.add_argument("--ruleset", default="classic52")
     bb.add_argument("--players", type=int, default=4)
-    bb.add_argument("--games", type=int, default=1000)
-    bb.add_argument("--ms-per-move", type=float, default=10.0)
+    bb.add_argument("--games", type=int, default=1000, help="deals, each played once by every side")
+    bb.add_argument("--ms", "--ms-per-move", type=float, default=10.0, help="wall-clock budget of a searched move")
+    bb.add_argument("--opponents", choices=["weak", "medium", "random"], default="medium")
+    bb.add_argument("--anchor", choices=["ismcts"], default=None,
+                    help="OpenSpiel's ISMCTS on the same deals (needs `make bench-bots`)")
+    bb.add_argument("--oracle", action="store_true", help="the medium baseline and the all-seeing oracle too")
+    bb.add_argument("--workers", type=int, default=2, help="processes playing games at once")
     bb.add_argument("--seed", type=int, default=1)
     bb.set_defaults(func=_bench_bots)
     bt = bench_sub.add_parser("table", help="random legal games through NATS, the table and rules services")

@@ -1,16 +1,32 @@
-"""``maumau bench bots``: the strong bot against three random players and against three weak bots.
+"""``maumau bench bots``: the strong bot against three opponents of one kind, beside an outside anchor and an oracle.
 
 Self-play through the engine only. A game is one round from a seeded deal (``deal`` and
-``evolve``); its winner is ``round_winner``. The strong bot's seat moves one place each
-game. Random players pick uniformly among all legal actions (calls or not); out of turn,
-every seat with a legal action (a challenge, a quick action, an opening burn) is asked in
-seat order after the player on turn — a random player takes one of them or lets go, with
-equal odds for each. Prints the strong seat's win rates with Wilson 95% intervals.
+``evolve``); its winner is ``round_winner``. Deal ``d`` seats the bot under test ("the
+side") at seat ``d % players`` and opponents of one kind (``weak``, ``medium`` or
+``random``) everywhere else. Each side plays the same deals against the same opponents
+with the same random seeds, so two sides are compared deal by deal (paired):
 
->>> play_game("classic32", 3, 0, "weak", seed=1, ms_per_move=1.0) in (True, False)
+* ``strong``: the strongest bot (``strategy.strong``), always;
+* ``ismcts`` (``--anchor ismcts``): OpenSpiel's stock ``ISMCTSBot`` over our engine
+  (``bench/ismcts_anchor.py``; it needs the ``anchor`` extra: ``make bench-bots``);
+* ``medium`` and ``oracle`` (``--oracle``): the medium bot in the same seat, the baseline,
+  and the oracle (``oracle.py``), which sees every hand: where the strong bot stands between
+  them is ``strong_position`` (0 at medium, 1 at the oracle).
+
+Random players pick uniformly among all legal actions (calls or not). Out of turn, every
+seat with a legal action (a challenge, a quick action, an opening burn) is asked in seat
+order after the player on turn — a random player takes one of them or lets go, with equal
+odds for each. Win rates come with Wilson 95% intervals; ``strong_minus_anchor`` is the
+mean of the per-deal differences (won 1, lost 0) with a normal-approximation 95% interval.
+``<side>_ms_used`` is the wall-clock time a side really took per move where it had a choice
+(on turn, more than one legal action), against the budget ``ms_per_move``.
+
+>>> play_game("classic32", 3, 0, "strong", "weak", seed=1, ms_per_move=1.0).won in (True, False)
 True
 >>> wilson(50, 100)
 (0.4038, 0.5962)
+>>> paired([1, 0, 1, 1], [0, 0, 1, 0])
+(0.5, [-0.0658, 1.0658])
 """
 
 from __future__ import annotations
@@ -20,8 +36,16 @@ import json
 import math
 import multiprocessing
 import random
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any, Protocol
 
 from services.bots.knowledge import knowledge_from
+from services.bots.oracle import oracle
 from services.bots.strategy import decide
 from services.rules.actions import Action
 from services.rules.cards import Seat
@@ -30,6 +54,30 @@ from services.rules.engine import apply, check, legal_actions, new_match
 from services.rules.state import State
 
 MAX_STEPS = 20_000  # a round that long is counted as a loss (never seen)
+OPPONENTS = ("weak", "medium", "random")
+ANCHORS = ("ismcts",)
+BENCH_DIR = Path(__file__).resolve().parents[2] / "bench"  # the anchor's modules (not a package of the project)
+
+Decider = Callable[[State, Seat, random.Random], Action | None]
+
+
+class Anchor(Protocol):
+    def decide(self, s: State, seat: Seat, rng: random.Random) -> Action | None: ...
+
+
+class AnchorMissing(RuntimeError):
+    """The anchor's optional extra (OpenSpiel) is not installed."""
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game of one side: whether the side's seat won, and the time its choices took."""
+
+    side: str
+    deal: int
+    won: bool
+    seconds: float = 0.0  # spent on the moves with a choice
+    choices: int = 0  # those moves
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -42,24 +90,103 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return (round(centre - half, 4), round(centre + half, 4))
 
 
-def _choose(s: State, seat: Seat, who: str, rng: random.Random, ms: float) -> Action | None:
-    """What ``who`` ("strong", "weak", "random") does at ``seat`` now (on turn or not)."""
+def paired(a: list[int], b: list[int], z: float = 1.96) -> tuple[float, list[float]]:
+    """The mean of the differences ``a[i] - b[i]`` and its 95% interval (normal approximation), to 4 places."""
+    d = [x - y for x, y in zip(a, b, strict=True)]
+    n = len(d)
+    if n < 2:
+        return (float(sum(d)), [-1.0, 1.0])
+    mean = sum(d) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1))
+    half = z * sd / math.sqrt(n)
+    return (round(mean, 4), [round(mean - half, 4), round(mean + half, 4)])
+
+
+def load_anchor(name: str, ruleset: str, players: int, ms: float) -> Anchor:
+    """The anchor ``name`` for this table, from ``bench/`` (``AnchorMissing`` without OpenSpiel)."""
+    if name not in ANCHORS:
+        raise ValueError(f"unknown anchor {name!r}")
+    return _ismcts(ruleset, players, ms)
+
+
+@cache
+def _ismcts(ruleset: str, players: int, ms: float) -> Anchor:
+    try:
+        import pyspiel  # type: ignore[import-not-found]  # noqa: F401
+    except ImportError:
+        raise AnchorMissing("the ISMCTS anchor needs OpenSpiel (the project's 'anchor' extra): "
+                            "run `make bench-bots`, which installs it into .venv") from None
+    if str(BENCH_DIR) not in sys.path:
+        sys.path.insert(0, str(BENCH_DIR))
+    from ismcts_anchor import IsmctsAnchor  # type: ignore[import-not-found]
+
+    anchor: Anchor = IsmctsAnchor(ruleset, players, ms)
+    return anchor
+
+
+def _by_knowledge(level: str, ms: float) -> Decider:
+    return lambda s, seat, rng: decide(knowledge_from(s, seat), level, rng, ms)
+
+
+def _random(s: State, seat: Seat, rng: random.Random) -> Action | None:
+    options: list[Action | None] = list(legal_actions(s, seat))
+    if seat != s.turn:
+        options.append(None)
+    return rng.choice(options) if options else None
+
+
+def decider(who: str, ruleset: str, players: int, ms: float) -> Decider:
+    """How ``who`` (a bot level, "random", "oracle" or an anchor) acts at a seat (on turn or not)."""
     if who == "random":
-        options: list[Action | None] = list(legal_actions(s, seat))
-        if seat != s.turn:
-            options.append(None)
-        return rng.choice(options) if options else None
-    return decide(knowledge_from(s, seat), who, rng, ms)
+        return _random
+    if who == "oracle":
+        return lambda s, seat, rng: oracle(s, seat, rng, ms)
+    if who in ANCHORS:
+        return load_anchor(who, ruleset, players, ms).decide
+    return _by_knowledge(who, ms)
 
 
-def _out_of_turn(s: State, seats: list[str], rngs: list[random.Random], ms: float) -> bool:
-    """Ask the seats not on turn that have a legal action; apply the first one taken."""
-    n = s.n
-    for k in range(1, n):
-        seat = (s.turn + k) % n
+def play_game(ruleset: str, players: int, game: int, side: str, opponents: str, seed: int,
+              ms_per_move: float) -> Game:
+    """One round: ``side`` at seat ``game % players`` against ``opponents``; whether it won, and its time."""
+    seat_of_side = game % players
+    seats = [decider(opponents, ruleset, players, ms_per_move)] * players
+    seats[seat_of_side] = decider(side, ruleset, players, ms_per_move)
+    round_seed = hashlib.sha256(f"{seed}:{ruleset}:{players}:{game}".encode()).hexdigest()
+    rngs = [random.Random(f"{round_seed}:{opponents}:{i}") for i in range(players)]
+    s0 = new_match(ruleset, players)
+    s = evolve(s0, deal(s0, round_seed, "bench", 0))
+    seconds, choices = 0.0, 0
+    for _ in range(MAX_STEPS):
+        if s.round_over:
+            break
+        if _out_of_turn(s, seats, rngs) or s.round_over:
+            continue
+        seat = s.turn
+        timed = seat == seat_of_side and _has_choice(s, seat)
+        start = time.perf_counter()
+        a = seats[seat](s, seat, rngs[seat])
+        if timed:
+            seconds += time.perf_counter() - start
+            choices += 1
+        assert a is not None, "the seat on turn always has an action"
+        check(s, a)
+        apply(s, a)
+    return Game(side, game, s.round_over and s.round_winner == seat_of_side, seconds, choices)
+
+
+def _has_choice(s: State, seat: Seat) -> bool:
+    legal = legal_actions(s, seat)
+    return next(legal, None) is not None and next(legal, None) is not None
+
+
+def _out_of_turn(s: State, seats: list[Decider], rngs: list[random.Random]) -> bool:
+    """Ask the seats not on turn that have a legal action, in order; apply the first one taken."""
+    for k in range(1, s.n):
+        seat = (s.turn + k) % s.n
         if next(legal_actions(s, seat), None) is None:
             continue
-        a = _choose(s, seat, seats[seat], rngs[seat], ms)
+        a = seats[seat](s, seat, rngs[seat])
         if a is not None:
             check(s, a)
             apply(s, a)
@@ -67,47 +194,49 @@ def _out_of_turn(s: State, seats: list[str], rngs: list[random.Random], ms: floa
     return False
 
 
-def play_game(ruleset: str, players: int, game: int, opponent: str, seed: int, ms_per_move: float) -> bool:
-    """One round: the strong bot at seat ``game % players`` against ``opponent`` players; whether it won."""
-    strong_seat = game % players
-    seats = [opponent] * players
-    seats[strong_seat] = "strong"
-    round_seed = hashlib.sha256(f"{seed}:{ruleset}:{players}:{game}".encode()).hexdigest()
-    rngs = [random.Random(f"{round_seed}:{opponent}:{i}") for i in range(players)]
-    s0 = new_match(ruleset, players)
-    s = evolve(s0, deal(s0, round_seed, "bench", 0))
-    for _ in range(MAX_STEPS):
-        if s.round_over:
-            return s.round_winner == strong_seat
-        if _out_of_turn(s, seats, rngs, ms_per_move) or s.round_over:
-            continue
-        seat = s.turn
-        a = _choose(s, seat, seats[seat], rngs[seat], ms_per_move)
-        assert a is not None, "the seat on turn always has an action"
-        check(s, a)
-        apply(s, a)
-    return False
+def _task(args: tuple[str, int, int, str, str, int, float]) -> Game:
+    return play_game(*args)
 
 
-def _task(args: tuple[str, int, int, str, int, float]) -> tuple[str, bool]:
-    ruleset, players, game, opponent, seed, ms = args
-    return opponent, play_game(ruleset, players, game, opponent, seed, ms)
-
-
-def run(ruleset: str, players: int, games: int, ms_per_move: float, seed: int, workers: int = 2) -> str:
-    """Play ``games`` games against each kind of opponent; one JSON line of results."""
-    tasks = [(ruleset, players, g, opp, seed, ms_per_move) for opp in ("random", "weak") for g in range(games)]
+def run(ruleset: str, players: int, games: int, ms_per_move: float, seed: int, opponents: str = "medium",
+        anchor: str | None = None, with_oracle: bool = False, workers: int = 2) -> str:
+    """Play ``games`` deals for each side; one JSON line of results."""
+    if opponents not in OPPONENTS:
+        raise ValueError(f"opponents are one of {OPPONENTS}")
+    sides = ["strong"] + ([anchor] if anchor else []) + (["medium", "oracle"] if with_oracle else [])
+    if anchor:
+        load_anchor(anchor, ruleset, players, ms_per_move)  # fail before playing, and once
+    tasks = [(ruleset, players, g, side, opponents, seed, ms_per_move) for g in range(games) for side in sides]
     if workers > 1:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
-            results = pool.map(_task, tasks, chunksize=8)
+            results = pool.map(_task, tasks, chunksize=max(1, len(sides)))
     else:
         results = [_task(t) for t in tasks]
-    wins = {opp: sum(1 for o, won in results if o == opp and won) for opp in ("random", "weak")}
-    return json.dumps({
-        "ruleset": ruleset, "players": players, "games": games,
-        "strong_vs_random": round(wins["random"] / games, 4) if games else 0.0,
-        "strong_vs_random_ci95": list(wilson(wins["random"], games)),
-        "strong_vs_weak": round(wins["weak"] / games, 4) if games else 0.0,
-        "strong_vs_weak_ci95": list(wilson(wins["weak"], games)),
-        "ms_per_move": ms_per_move,
-    })
+    won = {side: [0] * games for side in sides}
+    for r in results:
+        won[r.side][r.deal] = int(r.won)
+    out: dict[str, Any] = {"ruleset": ruleset, "players": players, "games": games, "opponents": opponents,
+                           "ms_per_move": ms_per_move, "games_played": len(results)}
+    out.update(_rate("strong", won["strong"]))
+    if anchor:
+        out["anchor"] = anchor
+        out.update(_rate("anchor", won[anchor]))
+        diff, ci = paired(won["strong"], won[anchor])
+        out["strong_minus_anchor"], out["strong_minus_anchor_ci95"] = diff, ci
+    if with_oracle:
+        out.update(_rate("medium_baseline", won["medium"]))
+        out.update(_rate("oracle", won["oracle"]))
+        baseline = out["medium_baseline_rate"]
+        margin = out["oracle_rate"] - baseline
+        out["strong_position"] = round((out["strong_rate"] - baseline) / margin, 3) if margin else None
+    for side in sides:
+        spent = [r for r in results if r.side == side]
+        choices = sum(r.choices for r in spent)
+        key = "anchor" if side == anchor else side
+        out[f"{key}_ms_used"] = round(1000 * sum(r.seconds for r in spent) / choices, 2) if choices else 0.0
+    return json.dumps(out)
+
+
+def _rate(key: str, won: list[int]) -> dict[str, Any]:
+    n = len(won)
+    return {f"{key}_rate": round(sum(won) / n, 4) if n else 0.0, f"{key}_ci95": list(wilson(sum(won), n))}

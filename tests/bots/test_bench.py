@@ -1,25 +1,67 @@
-"""``maumau bench bots``: one JSON line with the strong seat's win rates and their intervals."""
+"""``maumau bench bots``: one JSON line with the strong seat's win rate, beside the medium baseline and the oracle."""
 
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 
-from services.bots.bench import play_game, wilson
+import pytest
+
+from services.bots.bench import paired, play_game, wilson
+from services.bots.oracle import oracle
+from services.rules.decider import deal, evolve
+from services.rules.engine import apply, check, legal_actions, new_match
 
 
-def test_the_command_prints_one_json_line_of_win_rates() -> None:
-    proc = subprocess.run([sys.executable, "-m", "services.cli", "bench", "bots", "--ruleset", "classic52",
-                           "--players", "3", "--games", "4", "--ms-per-move", "1", "--seed", "2"],
-                          capture_output=True, text=True, timeout=120)
+def bench(*args: str, python: list[str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*(python or [sys.executable, "-m", "services.cli"]), "bench", "bots", *args],
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_the_command_prints_one_json_line_with_the_strong_seat_against_the_chosen_opponents() -> None:
+    proc = bench("--ruleset", "classic52", "--players", "3", "--games", "4", "--ms", "1", "--seed", "2",
+                 "--opponents", "random", "--workers", "1")
     assert proc.returncode == 0, proc.stderr
     (line,) = proc.stdout.splitlines()
     out = json.loads(line)
-    assert (out["ruleset"], out["players"], out["games"], out["ms_per_move"]) == ("classic52", 3, 4, 1.0)
-    for key in ("strong_vs_random", "strong_vs_weak"):
+    assert (out["ruleset"], out["players"], out["games"], out["opponents"], out["ms_per_move"]) == (
+        "classic52", 3, 4, "random", 1.0)
+    assert out["games_played"] == 4
+    lo, hi = out["strong_ci95"]
+    assert 0.0 <= lo <= out["strong_rate"] <= hi <= 1.0
+    assert out["strong_ms_used"] >= 0.0
+    assert "anchor_rate" not in out and "oracle_rate" not in out
+
+
+def test_the_oracle_flag_adds_the_medium_baseline_the_oracle_and_where_strong_stands() -> None:
+    proc = bench("--ruleset", "classic32", "--players", "3", "--games", "3", "--ms", "1", "--oracle", "--workers", "2")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["opponents"] == "medium" and out["games_played"] == 9
+    for key in ("strong", "medium_baseline", "oracle"):
         lo, hi = out[f"{key}_ci95"]
-        assert 0.0 <= lo <= out[key] <= hi <= 1.0
+        assert lo <= out[f"{key}_rate"] <= hi
+    margin = out["oracle_rate"] - out["medium_baseline_rate"]
+    if margin:
+        assert out["strong_position"] == round((out["strong_rate"] - out["medium_baseline_rate"]) / margin, 3)
+    else:
+        assert out["strong_position"] is None
+    assert out["oracle_ms_used"] > 0.0
+
+
+def test_an_unknown_kind_of_opponent_is_refused() -> None:
+    proc = bench("--opponents", "strong", "--games", "1")
+    assert proc.returncode == 2 and "--opponents" in proc.stderr
+
+
+def test_the_anchor_without_openspiel_names_the_make_target() -> None:
+    hide = ("import sys; sys.modules['pyspiel'] = None; from services.cli import main; "
+            "sys.exit(main(sys.argv[1:]))")
+    proc = bench("--games", "1", "--ms", "1", "--anchor", "ismcts", python=[sys.executable, "-c", hide])
+    assert proc.returncode == 2
+    assert "make bench-bots" in proc.stderr and proc.stdout == ""
 
 
 def test_wilson_intervals_hold_the_rate_and_narrow_with_games() -> None:
@@ -28,5 +70,35 @@ def test_wilson_intervals_hold_the_rate_and_narrow_with_games() -> None:
     assert lo < 0.3 < hi and hi - lo < wilson(30, 100)[1] - wilson(30, 100)[0]
 
 
-def test_a_game_tells_whether_the_strong_seat_won() -> None:
-    assert play_game("colors108", 2, 3, "random", seed=5, ms_per_move=0.5) in (True, False)
+def test_the_paired_difference_is_the_mean_per_deal_difference_with_its_interval() -> None:
+    assert paired([1, 1, 0, 0], [1, 1, 0, 0]) == (0.0, [0.0, 0.0])
+    diff, (lo, hi) = paired([1, 0, 1, 1, 0, 1] * 20, [0, 0, 1, 0, 0, 1] * 20)
+    assert diff == round(2 / 6, 4) and 0.0 < lo < diff < hi < 1.0
+
+
+def test_a_game_tells_whether_its_side_won_and_how_long_its_choices_took() -> None:
+    g = play_game("colors108", 2, 3, "strong", "random", seed=5, ms_per_move=0.5)
+    assert (g.side, g.deal, g.won in (True, False)) == ("strong", 3, True)
+    assert g.choices > 0 and g.seconds > 0.0
+
+
+@pytest.mark.parametrize("ruleset", ["classic32", "classic52", "candeias", "colors108"])
+def test_the_oracle_only_ever_takes_legal_actions(ruleset: str) -> None:
+    rng = random.Random(ruleset)
+    for round_no in range(2):
+        s0 = new_match(ruleset, 3)
+        s = evolve(s0, deal(s0, f"{round_no:064x}", "t", round_no))
+        for _ in range(2_000):
+            if s.round_over:
+                break
+            asked = [(s.turn + k) % s.n for k in range(1, s.n)] + [s.turn]
+            for seat in asked:
+                a = oracle(s, seat, rng, budget_ms=0, max_passes=1)
+                if a is None:
+                    assert seat != s.turn, "the seat on turn always acts"
+                    continue
+                assert a in set(legal_actions(s, seat))
+                check(s, a)
+                apply(s, a)
+                break
+        assert s.round_over
