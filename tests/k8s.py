@@ -54,6 +54,8 @@ NEEDS = {
 }
 for _needs in NEEDS.values():
     _needs.add("MAUMAU_LOG_LEVEL")
+for _process in ("table", "projector", "clock", "bots", "chat", "gateway"):  # where a table's stream may be
+    NEEDS[_process].add("MAUMAU_STREAM_PARTITIONS")
 
 # Tuning with a default in the code: an overlay may give it to its process; deploy/README.md names it.
 TUNING = {"MAUMAU_BOT_THINK_SECONDS", "MAUMAU_BOT_BUDGET_MS", "MAUMAU_CHAT_RATE", "MAUMAU_CHAT_MAX_CHARS",

@@ -64,6 +64,8 @@ def test_kustomization_references_exist(folder: Path) -> None:
     for gen in k.get("configMapGenerator", []) + k.get("secretGenerator", []):
         for file in gen.get("files", []):
             assert (folder / str(file).rpartition("=")[2]).is_file(), file
+    for component in k.get("components", []):
+        assert _kustomization(folder / component)["kind"] == "Component", component
 
 
 def test_every_manifest_file_is_used_by_a_kustomization() -> None:
@@ -72,6 +74,8 @@ def test_every_manifest_file_is_used_by_a_kustomization() -> None:
         k = _kustomization(folder)
         used |= {(folder / r).resolve() for r in k.get("resources", [])}
         used |= {(folder / p["path"]).resolve() for p in k.get("patches", []) if "path" in p}
+        used |= {(folder / str(f).rpartition("=")[2]).resolve()
+                 for gen in k.get("configMapGenerator", []) for f in gen.get("files", [])}
     manifests = {p.resolve() for p in K8S.rglob("*.yaml") if p.name != "kustomization.yaml"}
     assert manifests - used == set()
 
@@ -100,8 +104,15 @@ def test_overlay_changes_only_what_the_base_has(overlay: Path) -> None:
         assert set(targets) <= existing, targets
     for entry in k.get("replicas", []):
         assert entry["name"] in WORKLOADS
+    mounted = {source["configMap"]["name"] for component in k.get("components", [])
+               for workload in _of_kind("Deployment", _objects(overlay / component)).values()
+               for volume in workload["spec"]["template"]["spec"]["volumes"]
+               for source in volume.get("projected", {}).get("sources", []) if "configMap" in source}
     for gen in k.get("configMapGenerator", []):
-        assert gen.get("behavior") in ("merge", "replace") and gen["name"] in BASE_CONFIG_MAPS, gen["name"]
+        if gen["name"] in BASE_CONFIG_MAPS:
+            assert gen.get("behavior") in ("merge", "replace"), gen["name"]
+        else:  # what a component's workload reads from its overlay
+            assert gen["name"] in mounted and "behavior" not in gen, gen["name"]
 
 
 @pytest.mark.parametrize("overlay", OVERLAYS.values(), ids=OVERLAYS.keys())

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.k8s import BASE_OBJECTS, WORKLOADS, _of_kind
+from tests.k8s import BASE_OBJECTS, COMMANDS, K8S, WORKLOADS, _objects, _of_kind
 
 POLICIES = _of_kind("NetworkPolicy")
 
@@ -38,7 +38,16 @@ def test_only_the_table_service_reaches_the_rules() -> None:
     assert _opened("rules-from-table") == [(50051, table)]
 
 
+def test_only_the_platforms_services_reach_the_collector_and_only_its_otlp_port() -> None:
+    ((port, source),) = _opened("otel-collector-from-services")
+    (selector,) = source["podSelector"]["matchExpressions"]
+    assert port == 4317 and selector["operator"] == "In" and set(selector["values"]) == set(COMMANDS)
+    collector = _of_kind("Deployment", _objects(K8S / "components" / "otel-collector"))["otel-collector"]
+    selected = POLICIES["otel-collector-from-services"]["spec"]["podSelector"]["matchLabels"].items()
+    assert selected <= collector["spec"]["template"]["metadata"]["labels"].items()
+
+
 def test_the_policies_are_in_the_base() -> None:
     assert {o["metadata"]["name"] for o in BASE_OBJECTS if o["kind"] == "NetworkPolicy"} == set(POLICIES) == {
         "default-deny-ingress", "gateway-from-ingress", "nats-from-services", "rules-from-table",
-        "metrics-from-monitoring"}
+        "otel-collector-from-services", "metrics-from-monitoring"}
