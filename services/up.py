@@ -158,14 +158,14 @@ async def tcp_ready(host: str, port: int) -> bool:
     return True
 
 
-async def http_ready(port: int) -> bool:
-    """Whether a service's /readyz answers 200."""
+async def http_ready(port: int, path: str = "/readyz") -> bool:
+    """Whether a service's /readyz (or another ``path``) answers 200."""
     try:
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
     except OSError:
         return False
     try:
-        writer.write(b"GET /readyz HTTP/1.0\r\nHost: localhost\r\n\r\n")
+        writer.write(f"GET {path} HTTP/1.0\r\nHost: localhost\r\n\r\n".encode())
         await writer.drain()
         status = await reader.readline()
         return b" 200 " in status
@@ -200,9 +200,15 @@ def _nats(data_dir: Path, cluster: int) -> tuple[list[Child], str]:
     servers = natscluster.plan(cluster, data_dir / "nats-cluster", free_port)
     natscluster.write(servers)  # this start's ports; the names and the stores stay
     binary = nats_server_binary()
-    # each is ready once it listens: the services wait for the cluster's JetStream (lifecycle.connect)
-    return [Child(s.name, s.argv(binary), partial(tcp_ready, natscluster.HOST, s.port), server=s)
-            for s in servers], natscluster.client_urls(servers)
+
+    async def formed() -> bool:  # a stream of every server's replicas can be made: each says it is current
+        return all([await http_ready(s.monitor_port, "/healthz") for s in servers])
+
+    # each is ready once it listens, the last once the whole cluster is (the first alone elects nothing)
+    children = [Child(s.name, s.argv(binary), partial(tcp_ready, natscluster.HOST, s.port), server=s)
+                for s in servers]
+    children[-1].ready = formed
+    return children, natscluster.client_urls(servers)
 
 
 def _children(data_dir: Path, quiet: bool, projector: bool, reactors: bool = True,

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.natsserver import JetStreamServer, backend_choice, jetstream_server
+from tests.natsserver import JetStreamCluster, JetStreamServer, backend_choice, jetstream_cluster, jetstream_server
 
 
 def pytest_report_header() -> str:
@@ -25,3 +25,10 @@ def nats_server() -> Iterator[JetStreamServer]:
 def nats_url(nats_server: JetStreamServer) -> str:
     """The `nats://127.0.0.1:PORT` URL of the test's fresh JetStream server."""
     return nats_server.url
+
+
+@pytest.fixture
+def nats_cluster() -> Iterator[JetStreamCluster]:
+    """Three JetStream servers as one cluster (`.url` lists them all); each can be killed and started again."""
+    with jetstream_cluster(3) as cluster:
+        yield cluster

