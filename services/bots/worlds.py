@@ -4,10 +4,10 @@
 into the other hands (with their known sizes) and the stock, and rebuilds a full engine
 ``State`` around them from the public facts of the knowledge. That state is a guess, never
 the real one: the real state is not reachable from a knowledge. ``rollout`` then plays the
-guess on through the engine's ``legal_actions`` and ``apply`` with a fast policy (play when
-possible, a Jack or wild last, always announce) to the end of the round or a step limit;
-short rollouts valued by the hand sizes beat full ones within a 10 ms budget (less noise,
-more samples).
+guess on through the engine's ``legal_actions`` and ``apply`` with every seat playing as
+Tito (``greedy_action``: the medium bot's own preference, challenges and quick actions out
+of turn included) to the end of the round: the opponents Carmen imagines are the ones she
+most often meets, and a whole round of them costs a fraction of a millisecond.
 
 >>> import random
 >>> from services.rules.decider import deal, evolve
@@ -28,8 +28,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from services.bots import greedy
 from services.bots.knowledge import SeatKnowledge, rules, unseen
-from services.rules.actions import BURN, CHALLENGE, CHALLENGE_WILD, DOUBLE, DRAW, PASS, PLAY, QUICK, Action
+from services.rules.actions import BURN, CHALLENGE, CHALLENGE_WILD, PLAY, QUICK, Action
 from services.rules.cards import WILD, Card, Seat, suit
 from services.rules.engine import apply, legal_actions
 from services.rules.phases import Pending, Phase
@@ -112,47 +113,71 @@ def _was_bluff(s: State) -> bool:
     return colour >= 0 and any(suit(c) == colour for c in s.hands[s.w4_seat])
 
 
-def fast_action(s: State, seat: Seat, rng: random.Random) -> Action:
-    """The rollout policy: a challenge, a burn or double, a card (Jacks and wilds last), then draw or pass.
+OUT_OF_TURN = frozenset((CHALLENGE, QUICK, BURN))  # what a seat may do while another is on turn
 
-    Announces whenever a call is needed; challenges a wild draw four half of the time.
-    Ties are broken at random.
+
+def greedy_action(s: State, seat: Seat, rng: random.Random, kinds: frozenset[str] | None = None) -> Action | None:
+    """Tito's choice for ``seat`` in a world: the legal action (of ``kinds``) with the best
+    ``greedy.preference``, always with its call, ties at random; None when there is none.
+
+    A wild draw four is judged from what ``seat`` could know in that world: the cards
+    outside its hand and the pile.
     """
-    chooses = s.rs.chooses
+    rs = s.rs
+    hand = s.hands[seat]
+    counts = greedy.suit_counts(rs, hand)
+    size, follow = len(hand), s.follow
     best: Action | None = None
-    best_key = -1.0
+    best_value = -1.0
     ties = 0
     prev: Action | None = None
     for a in legal_actions(s, seat):
+        if kinds is not None and a.kind not in kinds:
+            continue
         if (a.announce is None and prev is not None and prev.announce is not None and prev[:4] == a[:4]
                 and prev.card2 == a.card2):
-            continue  # the same action without its call
+            continue  # the same action without its call, which follows it
         prev = a
-        kind = a.kind
-        if kind == PLAY:  # an Ace with company sheds two cards: above a single card
-            key = 1.0 if chooses[a.card] else (3.5 if a.card2 >= 0 else 3.0)
-        elif kind in (DOUBLE, BURN, CHALLENGE, QUICK):
-            key = 4.0
-        elif kind == CHALLENGE_WILD:
-            key = 2.0 if rng.random() < 0.5 else 0.0
-        elif kind == DRAW:
-            key = 0.5
-        elif kind == PASS:
-            key = 0.2
-        else:
-            key = 1.0
-        if key > best_key:
-            best, best_key, ties = a, key, 1
-        elif key == best_key:
+        bluff = _bluff_odds(s, seat) if a.kind == CHALLENGE_WILD else 0.0
+        value = greedy.preference(rs, a, size, counts, follow, bluff)
+        if value > best_value:
+            best, best_value, ties = a, value, 1
+        elif value == best_value:
             ties += 1
             if rng.random() * ties < 1.0:
                 best = a
-    assert best is not None, "the seat on turn always has an action"
     return best
 
 
-def rollout(s: State, me: Seat, rng: random.Random, max_steps: int = 200) -> float:
-    """Play ``s`` on with ``fast_action`` in place; 1 when ``me`` (or its partner) wins, 0 when not.
+def _bluff_odds(s: State, seat: Seat) -> float:
+    """What ``seat`` would reckon the odds of a bluff under the wild draw four on top."""
+    under = s.discard[-2] if len(s.discard) > 1 else -1
+    if under < 0 or suit(under) == WILD:
+        return 0.0
+    pool = [c for i, h in enumerate(s.hands) if i != seat for c in h] + s.stock
+    return greedy.holds_colour_odds(suit(under), len(s.hands[s.w4_seat]), pool)
+
+
+def out_of_turn(s: State, rng: random.Random) -> bool:
+    """Give the seats after the one on turn, in order, their chance out of turn (a challenge,
+    a quick action, an opening burn): the first that takes one acts. Whether one did.
+
+    The same order as the bench and the service ask in; only open windows are looked at.
+    """
+    if s.mau_offender < 0 and s.quick_from < 0 and not s.opening:
+        return False
+    for k in range(1, s.n):
+        seat = (s.turn + k) % s.n
+        a = greedy_action(s, seat, rng, OUT_OF_TURN)
+        if a is not None:
+            apply(s, a)
+            return True
+    return False
+
+
+def rollout(s: State, me: Seat, rng: random.Random, max_steps: int = 400) -> float:
+    """Play ``s`` on in place with every seat as Tito (``greedy_action``, chances out of turn
+    taken); 1 when ``me`` (or its partner) wins, 0 when not.
 
     A round still going after ``max_steps`` actions is valued by its hand sizes: the
     share of ``1 / (1 + cards)²`` that ``me`` (and its partner) hold.
@@ -160,7 +185,11 @@ def rollout(s: State, me: Seat, rng: random.Random, max_steps: int = 200) -> flo
     for _ in range(max_steps):
         if s.round_over:
             break
-        apply(s, fast_action(s, s.turn, rng))
+        if out_of_turn(s, rng) or s.round_over:
+            continue
+        a = greedy_action(s, s.turn, rng)
+        assert a is not None, "the seat on turn always has an action"
+        apply(s, a)
     ours = [i == me or (s.rs.teams and i % 2 == me % 2) for i in range(s.n)]
     if s.round_over:
         return 1.0 if ours[s.round_winner] else 0.0

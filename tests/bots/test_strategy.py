@@ -11,7 +11,7 @@ import pytest
 from services.bots.knowledge import SeatKnowledge, knowledge_from
 from services.bots.strategy import LEVELS, announced, decide, decide_out_of_turn, medium, strong, weak
 from services.rules.actions import ANNOUNCE_KINDS, BURN, CHALLENGE, DRAW, PLAY, QUICK, Action
-from services.rules.cards import FRENCH
+from services.rules.cards import FRENCH, french_deck
 from services.rules.engine import apply, new_match, start_round
 from services.rules.state import State
 from tests.bots.rounds import TABLES, random_states, table_id
@@ -156,3 +156,18 @@ def test_strong_searches_only_among_the_views_actions() -> None:
     s = _table([["9S", "JH", "7S", "KC"], ["8H", "KD", "9D"], ["AC", "AD", "7D"]], "10S", ["KS", "QS", "8C"])
     k = knowledge_from(s, 0)
     assert all(strong(k, random.Random(seed), max_worlds=2) in k.legal for seed in range(10))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_strong_names_the_suit_a_player_on_one_card_cannot_hold(seed: int) -> None:
+    """Tito names the suit he holds most of (clubs); every other diamond is on the pile, so
+    after diamonds the last card only goes out as a Jack: Carmen names diamonds."""
+    mine = ["JH", "2C", "3C", "4C", "5D"]
+    piled = [c for c in map(FRENCH.name, french_deck()) if c.endswith("D") and c not in mine]
+    stock = [c for c in map(FRENCH.name, french_deck()) if c not in {*mine, *piled, "KC", "9S"}]
+    s = _table([mine, ["KC"]], "9S", stock, ruleset="classic52")
+    s.discard = [FRENCH.parse(c) for c in piled] + s.discard
+    k = knowledge_from(s, 0)
+    tito, carmen = medium(k, random.Random(seed)), strong(k, random.Random(seed), budget_ms=1e6, max_worlds=200)
+    assert tito is not None and carmen is not None and _card(carmen) == _card(tito) == "JH"
+    assert (FRENCH.suit_name(tito.choose), FRENCH.suit_name(carmen.choose)) == ("C", "D")

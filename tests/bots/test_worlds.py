@@ -9,8 +9,11 @@ from typing import Any
 import pytest
 
 from services.bots.knowledge import knowledge_from, rules
-from services.bots.worlds import World, rollout, sample_world
-from services.rules.engine import legal_actions
+from services.bots.strategy import medium, score, suit_counts
+from services.bots.worlds import World, greedy_action, out_of_turn, rollout, sample_world
+from services.rules.actions import PLAY, Action
+from services.rules.cards import FRENCH
+from services.rules.engine import apply, legal_actions, new_match, start_round
 from services.rules.state import State
 from tests.bots.rounds import TABLES, random_states, table_id
 
@@ -77,3 +80,29 @@ def test_a_rollout_ends_the_round_or_values_it_between_0_and_1(table: Table) -> 
     rng = random.Random(4)
     for _real, w in _worlds(table, per_state=1)[::4]:
         assert 0.0 <= rollout(w, _real.turn, rng, max_steps=30) <= 1.0
+
+
+@pytest.mark.parametrize("table", TABLES, ids=table_id)
+def test_the_rollouts_tito_likes_what_the_medium_bot_likes(table: Table) -> None:
+    """In the real state, a seat's greedy rollout choice is one of the medium bot's best choices."""
+    name, seats, options = table
+    rng = random.Random(6)
+    for s in random_states(name, seats, options, 2, seed=17, every=5):
+        for seat in range(s.n):
+            k = knowledge_from(s, seat)
+            if s.round_over or not k.on_turn:
+                continue
+            counts = suit_counts(k)
+            a, b = greedy_action(s, seat, rng), medium(k, rng)
+            assert a is not None and b is not None and score(k, a, counts) == score(k, b, counts)
+
+
+def test_a_rollout_takes_a_chance_out_of_turn() -> None:
+    s = new_match("classic52", 3)
+    start_round(s, dealer=2, first=0, hands=[["8H", "9H", "KC"], ["7C", "9C", "10S"], ["QH", "QC", "2S"]],
+                starter="10H", stock=["AD", "AS", "3C", "4C"])
+    apply(s, Action(PLAY, 0, FRENCH.parse("9H")))  # two cards left: no call was due
+    apply(s, Action(PLAY, 1, FRENCH.parse("9C")))
+    apply(s, Action(PLAY, 2, FRENCH.parse("QC")))
+    apply(s, Action(PLAY, 0, FRENCH.parse("KC")))  # one card left without "Mau": seat 1 and 2 may challenge
+    assert out_of_turn(s, random.Random(1)) and len(s.hands[0]) == 3 and s.mau_offender == -1
