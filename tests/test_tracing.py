@@ -191,7 +191,8 @@ async def socket(request):
 
 async def main():
     app = web.Application(middlewares=[middleware()])
-    app.add_routes([web.get("/m/{table_id}", page), web.get("/ws", socket), web.get("/healthz", page)])
+    app.add_routes([web.get("/m/{table_id}", page), web.get("/ws", socket), web.get("/healthz", page),
+                    web.get("/static/{name}", page)])
     runner = web.AppRunner(app)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
@@ -199,7 +200,7 @@ async def main():
     base = f"http://127.0.0.1:{site._server.sockets[0].getsockname()[1]}"
     secrets = {"Authorization": "Bearer device-token-1", "Cookie": "maumau_session=session-2", "X-Probe": "seen"}
     async with ClientSession(headers=secrets) as http:
-        for path in ("/m/t1?c=invitation-3", "/healthz?c=x"):
+        for path in ("/m/t1?c=invitation-3", "/healthz?c=x", "/static/app.js?c=y"):
             async with http.get(base + path) as r:
                 print(await r.text())
         async with http.ws_connect(base + "/ws") as ws:
@@ -216,8 +217,8 @@ def test_request_spans_carry_no_query_string_no_token_and_no_session() -> None:
     lines = _run("console", SERVING_HTTP_AND_A_WEBSOCKET,
                  settings={"OTEL_INSTRUMENTATION_HTTP_CAPTURE_HEADERS_SERVER_REQUEST": ".*"})
     assert lines[0] == "invitation-3 Bearer device-token-1"  # the handlers see the request as sent
-    spans = {span["name"]: span for span in _spans(lines[2:])}
-    assert set(spans) == {"GET /m/{table_id}", "GET /ws", "frame"}  # the probe made none
+    spans = {span["name"]: span for span in _spans(lines[3:])}
+    assert set(spans) == {"GET /m/{table_id}", "GET /ws", "frame"}  # the probe and the file made none
     page = spans["GET /m/{table_id}"]
     assert page["kind"] == "SpanKind.SERVER" and page["attributes"]["http.request.header.x_probe"] == ["seen"]
     recorded = json.dumps([span["attributes"] for span in spans.values()])
@@ -226,7 +227,7 @@ def test_request_spans_carry_no_query_string_no_token_and_no_session() -> None:
 
 
 def test_a_websocket_s_frames_begin_traces_of_their_own() -> None:
-    spans = {span["name"]: span for span in _spans(_run("console", SERVING_HTTP_AND_A_WEBSOCKET)[2:])}
+    spans = {span["name"]: span for span in _spans(_run("console", SERVING_HTTP_AND_A_WEBSOCKET)[3:])}
     assert spans["GET /ws"]["kind"] == "SpanKind.SERVER"
     assert spans["frame"]["parent_id"] is None
     assert spans["frame"]["context"]["trace_id"] != spans["GET /ws"]["context"]["trace_id"]
