@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import os
 import random
 import resource
 import sys
@@ -36,6 +37,7 @@ import aiohttp
 
 from gateway.idletables import follow_idle_tables
 from gateway.loadclient import Tab, Tally, new_session, percentile, rss_kib, until
+from services.runtime.cputime import CpuMeter, pids
 from services.runtime.settings import RateLimits
 from services.up import running_platform
 
@@ -194,17 +196,24 @@ async def play_table(table: Table, measure: Measure, rng: random.Random, progres
             if moves <= 0:
                 return
 
-async def drive(url: str, plan: Plan, gateway_pid: int | None) -> dict[str, Any]:
-    """Run ``plan`` against the gateway at ``url``: the figures, as one dictionary."""
+async def drive(url: str, plan: Plan, processes: dict[str, int] | None = None) -> dict[str, Any]:
+    """Run ``plan`` against the gateway at ``url``: the figures, as one dictionary.
+
+    ``processes``: the platform's processes by name (their CPU per move is measured), when it runs here.
+    """
     _raise_file_limit()
     async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as http:
-        result, _ = await play(http, url, plan, gateway_pid, Tally())
+        result, _ = await play(http, url, plan, (processes or {}).get("gateway"), Tally(), processes)
     return result
 
 
 async def play(http: aiohttp.ClientSession, url: str, plan: Plan, gateway_pid: int | None,
-               tally: Tally) -> tuple[dict[str, Any], list[Table]]:
-    """The figures of one run, and its tables (their tabs closed)."""
+               tally: Tally, processes: dict[str, int] | None = None) -> tuple[dict[str, Any], list[Table]]:
+    """The figures of one run, and its tables (their tabs closed).
+
+    With ``processes`` (name: pid), also the CPU milliseconds each spent per move measured
+    (``cpu_ms_per_move``; the load's own client process as ``client``).
+    """
     rng = random.Random(plan.seed)
     players = max(2, min(4, plan.clients // max(1, plan.tables)))
     idle = None
@@ -218,8 +227,10 @@ async def play(http: aiohttp.ClientSession, url: str, plan: Plan, gateway_pid: i
     progress = Progress(start, plan.seconds)
     ticker = asyncio.create_task(_tick(progress))
     think = plan.tables / plan.rate if plan.rate else 0.0
+    metering = asyncio.create_task(_meter_from(start, {**(processes or {}), "client": os.getpid()}))
     await asyncio.gather(*(play_table(t, measure, rng, progress, think) for t in tables))
     elapsed = time.perf_counter() - start
+    cpu = (await metering).per(len(measure.latencies)) if processes else None
     ticker.cancel()
     sys.stderr.write("\n")
     result = await _idle_sockets(http, url, plan, gateway_pid)
@@ -234,7 +245,14 @@ async def play(http: aiohttp.ClientSession, url: str, plan: Plan, gateway_pid: i
             "p50_ms": _ms(percentile(latencies, 0.5)), "p99_ms": _ms(percentile(latencies, 0.99)),
             "max_ms": _ms(max(latencies, default=0.0)), "longest_stall_ms": _ms(measure.longest_stall()),
             "refusals": dict(tally.refusals), "errors": dict(tally.errors), "timeouts": tally.timeouts,
-            "reconnects": tally.reconnects, "failed_connects": tally.failed_connects, **result}, tables
+            "reconnects": tally.reconnects, "failed_connects": tally.failed_connects, **result,
+            **({"cpu_ms_per_move": cpu} if cpu else {})}, tables
+
+
+async def _meter_from(start: float, pids: dict[str, int]) -> CpuMeter:
+    """A CPU meter of ``pids`` begun when the measured time starts (after the warm-up)."""
+    await asyncio.sleep(max(0.0, start - time.perf_counter()))
+    return CpuMeter.begin(pids)
 
 
 def _ms(seconds: float) -> float:
@@ -277,9 +295,7 @@ def unlimited() -> dict[str, str]:
 
 async def run(plan: Plan, url: str | None) -> str:
     if url:
-        return json.dumps(await drive(url, plan, None))
+        return json.dumps(await drive(url, plan))
     with tempfile.TemporaryDirectory(prefix="maumau-loadtest-") as data:
         async with running_platform(Path(data), quiet=True, settings=unlimited()) as (addresses, children):
-            gateway = next(c for c in children if c.name == "gateway")
-            pid = gateway.proc.pid if gateway.proc is not None else None
-            return json.dumps(await drive(addresses["gateway_url"], plan, pid))
+            return json.dumps(await drive(addresses["gateway_url"], plan, pids(children)))

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import tempfile
 import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import nats
 from nats.aio.client import Client as NATS
@@ -30,6 +32,7 @@ from maumau.v1 import events_pb2, table_pb2
 from services.rules.engine import legal_actions
 from services.rules.wire import action_to_pb
 from services.runtime import subjects
+from services.runtime.cputime import CpuMeter, pids
 from services.table import repository
 from services.table.client import send
 from services.table.domain import Table
@@ -126,7 +129,10 @@ def _percentile(sorted_values: list[float], q: float) -> float:
     return sorted_values[min(len(sorted_values) - 1, int(q * len(sorted_values)))] if sorted_values else 0.0
 
 
-async def drive(nats_url: str, tables: int, seconds: float, seed: int, rate: float) -> dict[str, float | int]:
+async def drive(nats_url: str, tables: int, seconds: float, seed: int, rate: float,
+                processes: dict[str, int] | None = None) -> dict[str, Any]:
+    """Play ``tables`` random games through the table service; with ``processes`` (name: pid, when the
+    platform runs here) also the CPU milliseconds each spent per command (the bench itself as ``client``)."""
     nc = await nats.connect(nats_url)
     mirrors: dict[str, Mirror] = {}
     folding = repository.tables(EventStore(nc.jetstream()), cache_size=0)
@@ -149,8 +155,10 @@ async def drive(nats_url: str, tables: int, seconds: float, seed: int, rate: flo
         started = time.perf_counter()
         deadline = started + seconds
         think = tables / rate if rate else 0.0
+        meter = CpuMeter.begin({**(processes or {}), "client": os.getpid()})
         await asyncio.gather(*(_play(nc, tid, mirrors[tid], deadline, latencies, rng, think) for tid in ids))
         elapsed = time.perf_counter() - started
+        cpu = meter.per(len(latencies))
         await sub.unsubscribe()
         publish_rate = await jetstream_publish_rate(nc)
     finally:
@@ -159,12 +167,12 @@ async def drive(nats_url: str, tables: int, seconds: float, seed: int, rate: flo
     return {"tables": tables, "offered_per_s": rate, "commands": len(lat), "seconds": round(elapsed, 3),
             "commands_per_s": round(len(lat) / elapsed, 1), "p50_ms": round(_percentile(lat, 0.50) * 1000, 2),
             "p99_ms": round(_percentile(lat, 0.99) * 1000, 2),
-            "jetstream_publish_per_s": round(publish_rate, 1)}
+            "jetstream_publish_per_s": round(publish_rate, 1), **({"cpu_ms_per_command": cpu} if processes else {})}
 
 
 async def run(tables: int, seconds: float, seed: int, nats_url: str | None, rate: float) -> str:
     if nats_url:
         return json.dumps(await drive(nats_url, tables, seconds, seed, rate))
     with tempfile.TemporaryDirectory(prefix="maumau-bench-") as data:
-        async with running_platform(Path(data), quiet=True, projector=False) as (addresses, _):
-            return json.dumps(await drive(addresses["nats_url"], tables, seconds, seed, rate))
+        async with running_platform(Path(data), quiet=True, projector=False) as (addresses, children):
+            return json.dumps(await drive(addresses["nats_url"], tables, seconds, seed, rate, pids(children)))
