@@ -59,6 +59,7 @@ MAX_SEATS = 10  # the most seats any ruleset takes
 PUBLIC = ("last_player", "quick_from", "stuck", "double_points", "mau_guard", "chain", "opening", "burn_announced",
           "first", "w4_seat", "reshuffles")
 RESAMPLE_TRIES = 100
+CHANCE, TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
@@ -163,10 +164,11 @@ class Round:
     engine: State | None  # None before the deal
     position: int = 0  # index into ``MauMauState.order_of(engine)``: the seat deciding now
     decisions: int = 0
+    player: Seat = -1  # the seat at ``position`` (asked many times a step: kept, not recomputed)
     worlds: dict[Seat, tuple[SeatKnowledge, World]] = field(default_factory=dict)  # a sampler per seat
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Round:
-        return Round(None if self.engine is None else self.engine.copy(), self.position, self.decisions)
+        return Round(None if self.engine is None else self.engine.copy(), self.position, self.decisions, self.player)
 
 
 class MauMauState(pyspiel.State):  # type: ignore[misc]
@@ -176,6 +178,8 @@ class MauMauState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self.game = game
         self.round = Round(engine, position, decisions)
+        if engine is not None and not engine.round_over:
+            self._settle()
 
     @property
     def engine(self) -> State | None:
@@ -196,21 +200,21 @@ class MauMauState(pyspiel.State):  # type: ignore[misc]
         s = self.engine
         assert s is not None
         order = self.order_of(s)
-        while self.round.position < s.n - 1 and next(legal_actions(s, order[self.round.position]), None) is None:
-            self.round.position += 1
+        r = self.round
+        while r.position < s.n - 1 and next(legal_actions(s, order[r.position]), None) is None:
+            r.position += 1
+        r.player = order[r.position]
 
     def current_player(self) -> int:
         if self.engine is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        if self._is_terminal():
-            return int(pyspiel.PlayerId.TERMINAL)
-        return self.order_of(self.engine)[self.round.position]
-
-    def _is_terminal(self) -> bool:
-        return self.engine is not None and (self.engine.round_over or self.round.decisions >= self.game.max_decisions)
+            return CHANCE
+        if self.is_terminal():
+            return TERMINAL
+        return self.round.player
 
     def is_terminal(self) -> bool:
-        return self._is_terminal()
+        r = self.round
+        return r.engine is not None and (r.engine.round_over or r.decisions >= self.game.max_decisions)
 
     def _legal_actions(self, player: int) -> list[int]:
         s = self.engine
@@ -232,20 +236,20 @@ class MauMauState(pyspiel.State):  # type: ignore[misc]
             self.round.engine = evolve(s0, deal(s0, seed, "openspiel", 0))
             self._settle()
             return
-        seat = self.current_player()
-        a = self.game.code.decode(code, seat)
-        self.round.decisions += 1
-        self.round.worlds.clear()
+        r = self.round
+        a = self.game.code.decode(code, r.player)
+        r.decisions += 1
+        r.worlds.clear()
         if a is None:
-            self.round.position += 1
+            r.position += 1
         else:
             apply(self.engine, a)
-            self.round.position = 0
+            r.position = 0
         if not self.engine.round_over:
             self._settle()
 
     def _action_to_string(self, player: int, code: int) -> str:
-        if player == pyspiel.PlayerId.CHANCE:
+        if player == CHANCE:
             return f"deal {code}"
         a = self.game.code.decode(code, player)
         return LET_GO if a is None else repr(a)

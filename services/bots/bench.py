@@ -19,7 +19,8 @@ order after the player on turn — a random player takes one of them or lets go,
 odds for each. Win rates come with Wilson 95% intervals; ``strong_minus_anchor`` is the
 mean of the per-deal differences (won 1, lost 0) with a normal-approximation 95% interval.
 ``<side>_ms_used`` is the wall-clock time a side really took per move where it had a choice
-(on turn, more than one legal action), against the budget ``ms_per_move``.
+(on turn, more than one legal action), against the budget ``ms_per_move``;
+``anchor_simulations`` the simulations the anchor ran in such a move, on average.
 
 >>> play_game("classic32", 3, 0, "strong", "weak", seed=1, ms_per_move=1.0).won in (True, False)
 True
@@ -62,6 +63,8 @@ Decider = Callable[[State, Seat, random.Random], Action | None]
 
 
 class Anchor(Protocol):
+    simulations: int  # searched so far
+
     def decide(self, s: State, seat: Seat, rng: random.Random) -> Action | None: ...
 
 
@@ -78,6 +81,7 @@ class Game:
     won: bool
     seconds: float = 0.0  # spent on the moves with a choice
     choices: int = 0  # those moves
+    simulations: int = 0  # an anchor's simulations in those moves
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -135,14 +139,12 @@ def _random(s: State, seat: Seat, rng: random.Random) -> Action | None:
     return rng.choice(options) if options else None
 
 
-def decider(who: str, ruleset: str, players: int, ms: float) -> Decider:
-    """How ``who`` (a bot level, "random", "oracle" or an anchor) acts at a seat (on turn or not)."""
+def decider(who: str, ms: float) -> Decider:
+    """How ``who`` (a bot level, "random" or "oracle") acts at a seat (on turn or not)."""
     if who == "random":
         return _random
     if who == "oracle":
         return lambda s, seat, rng: oracle(s, seat, rng, ms)
-    if who in ANCHORS:
-        return load_anchor(who, ruleset, players, ms).decide
     return _by_knowledge(who, ms)
 
 
@@ -150,13 +152,14 @@ def play_game(ruleset: str, players: int, game: int, side: str, opponents: str, 
               ms_per_move: float) -> Game:
     """One round: ``side`` at seat ``game % players`` against ``opponents``; whether it won, and its time."""
     seat_of_side = game % players
-    seats = [decider(opponents, ruleset, players, ms_per_move)] * players
-    seats[seat_of_side] = decider(side, ruleset, players, ms_per_move)
+    anchor = load_anchor(side, ruleset, players, ms_per_move) if side in ANCHORS else None
+    seats = [decider(opponents, ms_per_move)] * players
+    seats[seat_of_side] = anchor.decide if anchor else decider(side, ms_per_move)
     round_seed = hashlib.sha256(f"{seed}:{ruleset}:{players}:{game}".encode()).hexdigest()
     rngs = [random.Random(f"{round_seed}:{opponents}:{i}") for i in range(players)]
     s0 = new_match(ruleset, players)
     s = evolve(s0, deal(s0, round_seed, "bench", 0))
-    seconds, choices = 0.0, 0
+    seconds, choices, simulations = 0.0, 0, 0
     for _ in range(MAX_STEPS):
         if s.round_over:
             break
@@ -164,15 +167,17 @@ def play_game(ruleset: str, players: int, game: int, side: str, opponents: str, 
             continue
         seat = s.turn
         timed = seat == seat_of_side and _has_choice(s, seat)
+        searched = anchor.simulations if anchor else 0
         start = time.perf_counter()
         a = seats[seat](s, seat, rngs[seat])
         if timed:
             seconds += time.perf_counter() - start
             choices += 1
+            simulations += (anchor.simulations if anchor else 0) - searched
         assert a is not None, "the seat on turn always has an action"
         check(s, a)
         apply(s, a)
-    return Game(side, game, s.round_over and s.round_winner == seat_of_side, seconds, choices)
+    return Game(side, game, s.round_over and s.round_winner == seat_of_side, seconds, choices, simulations)
 
 
 def _has_choice(s: State, seat: Seat) -> bool:
@@ -234,6 +239,8 @@ def run(ruleset: str, players: int, games: int, ms_per_move: float, seed: int, o
         choices = sum(r.choices for r in spent)
         key = "anchor" if side == anchor else side
         out[f"{key}_ms_used"] = round(1000 * sum(r.seconds for r in spent) / choices, 2) if choices else 0.0
+        if side == anchor:
+            out["anchor_simulations"] = round(sum(r.simulations for r in spent) / choices, 1) if choices else 0.0
     return json.dumps(out)
 
 

@@ -131,3 +131,4 @@ def test_the_command_pairs_strong_and_the_anchor_on_the_same_deals() -> None:
     lo, hi = out["strong_minus_anchor_ci95"]
     assert lo <= out["strong_minus_anchor"] <= hi
     assert out["anchor_ms_used"] > 0.0 and out["strong_ms_used"] > 0.0
+    assert out["anchor_simulations"] >= 2  # ISMCTS's least: the root, then one move
