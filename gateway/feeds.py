@@ -23,6 +23,7 @@ from nats.aio.client import Client as NATS
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 
+from gateway.redact import BatchFrames
 from maumau.v1 import chat_pb2, events_pb2
 from services.runtime import subjects, tracing
 from services.table.domain import Table
@@ -45,7 +46,7 @@ class UnknownTable(Exception):
 class Watcher(Protocol):
     identity: str
 
-    async def on_batch(self, feed: Feed, seq: int, batch: events_pb2.EventBatch) -> None: ...
+    async def on_batch(self, feed: Feed, frames: BatchFrames) -> None: ...
 
     async def on_chat(self, table_id: str, lines: list[dict[str, Any]]) -> None: ...
 
@@ -144,9 +145,10 @@ class Feeds:
 
     async def _hand_out(self, feed: Feed, stored: Stored) -> None:
         """Hand a batch just folded to every watcher, while the table is as it left it."""
+        frames = BatchFrames(feed.table, stored.seq, stored.batch)  # shared: viewers alike get one frame
         for w in list(feed.watchers):
             try:
-                await w.on_batch(feed, stored.seq, stored.batch)
+                await w.on_batch(feed, frames)
             except Exception:
                 log.exception("a watcher of table %s failed", feed.table_id)
 

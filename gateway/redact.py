@@ -8,7 +8,10 @@ into what it returns.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
+
+import orjson
 
 from maumau.v1 import events_pb2
 from services.rules.views import view
@@ -148,6 +151,29 @@ def events_frame(t: Table, seq: int, batch: events_pb2.EventBatch, identity: str
     return {"type": "events", "table": t.table_id, "seq": seq,
             "events": [redact_event(ev, viewer) for ev in batch.events],
             "table_info": table_info(t, identity, seat), "view": viewer_view(t, identity, seat)}
+
+
+@dataclass
+class BatchFrames:
+    """The frames one stored batch makes, each built and serialized once per kind of viewer.
+
+    What a frame holds depends on the viewer's seat (a spectator's is the same for every
+    spectator) and on whether the viewer created the table, nothing else: viewers alike share
+    one text, so a table watched by many costs one view per seat, not one per socket. Built
+    while the table is as the batch left it (``Feeds`` holds the feed's lock).
+    """
+
+    table: Table
+    seq: int
+    batch: events_pb2.EventBatch
+    made: dict[tuple[int, bool], str] = field(default_factory=dict)
+
+    def text_for(self, identity: str) -> str:
+        key = (self.table.seat_of(identity), self.table.creator == identity)
+        text = self.made.get(key)
+        if text is None:
+            text = self.made[key] = orjson.dumps(events_frame(self.table, self.seq, self.batch, identity)).decode()
+        return text
 
 
 def state_frame(t: Table, identity: str) -> dict[str, Any]:

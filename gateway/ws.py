@@ -35,9 +35,9 @@ from gateway.http_api import DB_KEY, ZONE_KEY
 from gateway.openlist import OpenTables
 from gateway.presence import Marks
 from gateway.quickmatch_api import MAX_WAIT, QuickMatch, Refusal
-from gateway.redact import events_frame, state_frame
+from gateway.redact import BatchFrames, events_frame, state_frame
 from gateway.stakes import vouch
-from maumau.v1 import actions_pb2, chat_pb2, events_pb2, table_pb2
+from maumau.v1 import actions_pb2, chat_pb2, table_pb2
 from services.chat.client import post
 from services.chat.store import history
 from services.clock.presence import WATCHING
@@ -108,13 +108,17 @@ class Socket:
     account: bool = False
     matching: dict[str, asyncio.Task[None]] = field(default_factory=dict)  # tickets waiting, until matched
     tables: set[str] = field(default_factory=set)
-    outbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=lambda: asyncio.Queue(QUEUE))
+    outbox: asyncio.Queue[tuple[str, dict[str, Any] | str] | None] = field(
+        default_factory=lambda: asyncio.Queue(QUEUE))  # (type, the frame or its JSON text); None: close
     allowance: float = RATE
     checked: float = field(default_factory=time.monotonic)
 
     def send(self, frame: dict[str, Any]) -> None:
+        self._queue((frame.get("type", ""), frame))
+
+    def _queue(self, item: tuple[str, dict[str, Any] | str]) -> None:
         try:
-            self.outbox.put_nowait(frame)
+            self.outbox.put_nowait(item)
         except asyncio.QueueFull:
             log.warning("socket of %s fell behind; closing it", self.identity)
             self.outbox = asyncio.Queue(1)
@@ -122,15 +126,16 @@ class Socket:
 
     async def writer(self) -> None:
         while True:
-            frame = await self.outbox.get()
-            if frame is None:
+            item = await self.outbox.get()
+            if item is None:
                 await self.ws.close(message=b"too slow")
                 return
-            await self.ws.send_str(orjson.dumps(frame).decode())
-            FRAMES_OUT.inc(frame.get("type", ""))
+            kind, frame = item
+            await self.ws.send_str(frame if isinstance(frame, str) else orjson.dumps(frame).decode())
+            FRAMES_OUT.inc(kind)
 
-    async def on_batch(self, feed: Feed, seq: int, batch: events_pb2.EventBatch) -> None:
-        self.send(events_frame(feed.table, seq, batch, self.identity))
+    async def on_batch(self, feed: Feed, frames: BatchFrames) -> None:
+        self._queue(("events", frames.text_for(self.identity)))
 
     async def on_chat(self, table_id: str, lines: list[dict[str, Any]]) -> None:
         self.send({"type": "chat", "table": table_id, "lines": lines})

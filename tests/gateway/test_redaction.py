@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gateway.redact import events_frame, redact_event, state_frame, table_info
+from gateway.redact import BatchFrames, events_frame, redact_event, state_frame, table_info
 from maumau.v1 import actions_pb2, events_pb2, table_pb2
 from services.rules.decider import deal, decide
 from services.rules.engine import legal_actions
@@ -138,3 +138,18 @@ def test_a_competitive_table_shows_its_stake_and_the_vote_on_the_one_who_left() 
     penalised = events_pb2.Event(type="LeaverPenalised")
     penalised.leaver_penalised.CopyFrom(table_pb2.LeaverPenalised(seat=1))
     assert redact_event(penalised, 0) == {"type": "LeaverPenalised", "time": 0, "seat": 1}
+
+
+def test_viewers_alike_share_one_frame_and_each_gets_what_it_alone_would() -> None:
+    t, _ = _table("classic32", 3)
+    assert t.match is not None
+    dealt = deal(t.match, "ab" * 32, "t", 0)
+    batch = events_pb2.EventBatch(events=[_stamped(event_to_pb(dealt, t.match.rs.family, "t"), "p0")])
+    for ev in batch.events:
+        evolve(t, 2, ev)
+    frames = BatchFrames(t, 2, batch)
+    viewers = ["p0", "p1", "p2", "spectator-a", "spectator-b"]
+    texts = {v: frames.text_for(v) for v in viewers}
+    assert all(json.loads(texts[v]) == events_frame(t, 2, batch, v) for v in viewers)
+    assert texts["spectator-a"] is texts["spectator-b"]  # built and serialized once
+    assert len({texts[v] for v in ("p0", "p1", "p2", "spectator-a")}) == 4  # each seat its own hand
