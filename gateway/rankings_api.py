@@ -3,16 +3,21 @@
 ``GET /api/rankings?ruleset=R&category=official|training&period=today|week|month|season|all&by=wins|xp&page=N``
 and ``GET /api/players/{name}``. Both are public: a ranking shows names and avatars, a profile
 a player's statistics and last matches (with the tables they link to), as other players see them.
+One's own profile is found even before the projection has the account (just registered or
+renamed): the session's account is read from its stream then.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from aiohttp import web
 from sqlalchemy.exc import SQLAlchemyError
 
+from gateway.accounts_api import ACCOUNTS_KEY, UNREACHABLE
 from gateway.http_api import DB_KEY, ZONE_KEY, json_error
+from gateway.sessions import session_of
 from services.accounts.names import normalise
 from services.rankings import queries
 from services.rankings.periods import Period, key, utc
@@ -57,20 +62,43 @@ async def get_rankings(request: web.Request) -> web.Response:
         "rows": [{"position": r.position, "name": r.name, "avatar": r.avatar, by: r.score} for r in rows]})
 
 
+@dataclass(frozen=True)
+class Profiled:
+    identity: str
+    name: str
+    avatar: str
+    since: datetime
+
+
+async def _own(request: web.Request, normalised: str) -> Profiled | None:
+    """The session's own account when it bears this name (the projection may not have it yet)."""
+    session = session_of(request)
+    if session is None:
+        return None
+    try:
+        a = await request.app[ACCOUNTS_KEY].load(session.account_id)
+    except UNREACHABLE:
+        return None
+    if not a.exists or normalise(a.name) != normalised:
+        return None
+    return Profiled(a.identity, a.name, a.avatar, datetime.fromtimestamp(a.registered_at, UTC))
+
+
 async def get_player(request: web.Request) -> web.Response:
     name = request.match_info["name"]
     try:
         async with request.app[DB_KEY].connect() as conn:
-            account = await queries.account_by_name(conn, normalise(name))
-            if account is None:
+            row = await queries.account_by_name(conn, normalise(name))
+            who = (Profiled(row.identity, row.name, row.avatar, utc(row.registered_at)) if row is not None
+                   else await _own(request, normalise(name)))
+            if who is None:
                 raise json_error(404, "unknown_player", f"nobody is called {name!r}")
-            statistics = await queries.statistics(conn, account.identity)
-            history = await queries.history(conn, account.identity)
-            chips = await queries.chips(conn, account.identity, datetime.now(UTC), request.app[ZONE_KEY])
+            statistics = await queries.statistics(conn, who.identity)
+            history = await queries.history(conn, who.identity)
+            chips = await queries.chips(conn, who.identity, datetime.now(UTC), request.app[ZONE_KEY])
     except (SQLAlchemyError, OSError):
         raise _unavailable() from None
-    return web.json_response({"name": account.name, "avatar": account.avatar,
-                              "since": utc(account.registered_at).isoformat(), "chips": chips,
+    return web.json_response({"name": who.name, "avatar": who.avatar, "since": who.since.isoformat(), "chips": chips,
                               "statistics": statistics, "history": history})
 
 

@@ -36,6 +36,7 @@ class Account:
     password_hash: str = ""
     guest: str = ""  # the guest identity it converted, if any
     staff: bool = False  # granted the staff role: settles disputes (docs/disputes.md)
+    registered_at: float = 0.0  # when, in seconds since the epoch
     seq: int = 0
 
     @property
@@ -101,6 +102,7 @@ def set_staff(a: Account, staff: bool, *, now: float) -> list[accounts_pb2.Accou
 
 def _registered(a: Account, ev: accounts_pb2.AccountEvent) -> None:
     a.exists, a.name, a.password_hash = True, ev.registered.name, ev.registered.password_hash
+    a.registered_at = ev.time.ToNanoseconds() / 1e9
 
 
 def _renamed(a: Account, ev: accounts_pb2.AccountEvent) -> None:

@@ -70,6 +70,18 @@ async def test_an_unknown_player_is_not_found(nats_url: str, tmp_path: Path) -> 
     assert status == 404 and body["error"]["code"] == "unknown_player"
 
 
+async def test_one_finds_ones_own_profile_before_the_projection_has_the_account(nats_url: str,
+                                                                                tmp_path: Path) -> None:
+    async with platform(nats_url, tmp_path) as g:  # no projector runs: the new account is in its stream only
+        session = await register(g, "Cauã")
+        own = await call(g, "GET", "/api/players/caua", session=session)
+        others = await call(g, "GET", "/api/players/caua", session=await register(g, "Dora"))
+        anonymous = await call(g, "GET", "/api/players/caua")
+    assert own[0] == 200 and own[1]["name"] == "Cauã" and own[1]["statistics"] == [] and own[1]["history"] == []
+    assert own[1]["chips"] == 1000 and own[1]["since"].startswith("20")
+    assert (others[0], anonymous[0]) == (404, 404)  # for anyone else it exists once projected
+
+
 async def test_a_bad_filter_is_refused_clearly(nats_url: str, tmp_path: Path) -> None:
     async with platform(nats_url, tmp_path) as g:
         period = await call(g, "GET", "/api/rankings?period=decade")
