@@ -43,7 +43,7 @@ class Receiver(trace_service_pb2_grpc.TraceServiceServicer):
 async def receiving() -> AsyncIterator[tuple[Receiver, int]]:
     server = grpc.aio.server()
     receiver = Receiver()
-    trace_service_pb2_grpc.add_TraceServiceServicer_to_server(receiver, server)
+    trace_service_pb2_grpc.add_TraceServiceServicer_to_server(receiver, server)  # type: ignore[no-untyped-call]
     port = server.add_insecure_port("127.0.0.1:0")
     await server.start()
     try:

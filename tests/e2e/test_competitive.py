@@ -19,6 +19,7 @@ import re
 import secrets
 import time
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -50,7 +51,7 @@ async def gateway_url(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator
         yield addresses["gateway_url"]
 
 
-def from_address(address: str) -> dict[str, dict[str, str]]:
+def from_address(address: str) -> dict[str, Any]:
     return {"extra_http_headers": {"X-Forwarded-For": address}}
 
 

@@ -46,7 +46,7 @@ def cookie(answer: Answer) -> str:
 
 
 async def register(g: Gateways, name: str, **headers: str) -> str:
-    answer = await call(g, "POST", "/api/accounts", {"name": name, "password": PASSWORD}, **headers)
+    answer = await call(g, "POST", "/api/accounts", {"name": name, "password": PASSWORD}, "", 0, **headers)
     assert answer[0] == 201, answer[1]
     return cookie(answer)
 

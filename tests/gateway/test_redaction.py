@@ -15,7 +15,7 @@ from maumau.v1 import actions_pb2, events_pb2, table_pb2
 from services.rules.decider import deal, decide
 from services.rules.engine import legal_actions
 from services.rules.wire import event_to_pb
-from services.table.domain import Player, Table, evolve
+from services.table.domain import Player, Status, Table, evolve
 
 
 def _stamped(ev: events_pb2.Event, actor: str) -> events_pb2.Event:
@@ -110,9 +110,9 @@ def test_no_frame_shows_a_card_its_viewer_may_not_see(game: tuple[str, int], see
 
 
 def test_the_table_says_who_ended_its_match_to_a_reloaded_client() -> None:
-    ended = Table("t1", status="ended", end_reason="gave_up", ended_by=2)
+    ended = Table("t1", status=Status.ENDED, end_reason="gave_up", ended_by=2)
     assert table_info(ended, "someone")["ended_by"] == 2
-    assert table_info(Table("t2", status="playing"), "someone")["ended_by"] is None
+    assert table_info(Table("t2", status=Status.PLAYING), "someone")["ended_by"] is None
 
 
 def test_an_ace_played_with_company_shows_both_cards() -> None:
@@ -124,14 +124,15 @@ def test_an_ace_played_with_company_shows_both_cards() -> None:
 
 def test_a_competitive_table_shows_its_stake_and_the_vote_on_the_one_who_left() -> None:
     people = [Player(identity=f"p{i}", name=f"P{i}", account=True) for i in range(3)]
-    t = Table("t3", status="ended", end_reason="gave_up", ended_by=1, stake=50, match_stake=50, players=people,
+    t = Table("t3", status=Status.ENDED, end_reason="gave_up", ended_by=1, stake=50, match_stake=50, players=people,
               penalty_votes={2: True})
     info = table_info(t, "p0")
     assert (info["stake"], info["match_stake"]) == (50, 50)
     assert info["penalty"] == {"leaver": 1, "penalised": False, "voters": [0, 2],
                                "votes": [{"seat": 2, "penalise": True}]}
-    assert table_info(Table("t4", status="ended", end_reason="gave_up", ended_by=1, stake=50), "p0")["penalty"] is None
-    assert table_info(Table("t5", status="over", stake=50, match_stake=50), "p0")["penalty"] is None
+    given_up = Table("t4", status=Status.ENDED, end_reason="gave_up", ended_by=1, stake=50)
+    assert table_info(given_up, "p0")["penalty"] is None
+    assert table_info(Table("t5", status=Status.OVER, stake=50, match_stake=50), "p0")["penalty"] is None
     voted = events_pb2.Event(type="PenaltyVoted")
     voted.penalty_voted.CopyFrom(table_pb2.PenaltyVoted(seat=2, penalise=True))
     assert redact_event(voted, None) == {"type": "PenaltyVoted", "time": 0, "seat": 2, "penalise": True}

@@ -9,6 +9,7 @@ import pytest
 
 from maumau.v1 import actions_pb2, rules_pb2, rules_pb2_grpc
 from services.rules.engine import new_match, start_round
+from services.rules.rulesets.french import Classic32
 from services.rules.server import start
 from services.rules.wire import option_to_pb, state_from_pb, state_to_pb
 
@@ -29,6 +30,7 @@ async def stub() -> AsyncIterator[rules_pb2_grpc.RulesStub]:
 def test_the_options_survive_the_state_message() -> None:
     s = new_match("classic32", 6, OPTIONS)
     again = state_from_pb(state_to_pb(s))
+    assert isinstance(again.rs, Classic32)
     assert again.rs.options == OPTIONS and again.rs.ace_company and again.rs.seven_draws == 0 and again.rs.against
 
 

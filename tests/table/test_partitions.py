@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import nats
+from nats.aio.client import Client as NATS
 
 from maumau.v1 import events_pb2
 from services.runtime import subjects
@@ -13,7 +14,7 @@ def _batch(n: int) -> events_pb2.EventBatch:
     return events_pb2.EventBatch(events=[events_pb2.Event(command_id=f"c{n}")])
 
 
-async def _subjects_of(nc: nats.NATS, stream: str) -> set[str]:
+async def _subjects_of(nc: NATS, stream: str) -> set[str]:
     info = await nc.jetstream().stream_info(stream, subjects_filter=">")
     return set(info.state.subjects or {})
 
