@@ -227,6 +227,31 @@ def _staff_commands(sub: Any) -> None:
     st.set_defaults(func=_staff)
 
 
+def _streams(args: argparse.Namespace) -> int:
+    import asyncio
+    from pathlib import Path
+
+    from services.streams import backup
+
+    if args.streams_command == "backup":
+        return asyncio.run(backup.backup(_nats_url(args), Path(args.dir), sys.stdout))
+    return asyncio.run(backup.restore_all(_nats_url(args), Path(args.dir), sys.stdout, args.replace, args.replicas))
+
+
+def _streams_commands(sub: Any) -> None:
+    """``maumau streams backup|restore DIR``: every stream of the platform, sequences kept (docs/operations.md)."""
+    st = sub.add_parser("streams", help="back up or restore the platform's streams, every message at its sequence")
+    st_sub = st.add_subparsers(dest="streams_command", required=True)
+    bk = st_sub.add_parser("backup", help="snapshot every stream of the platform into DIR (new or empty)")
+    rs = st_sub.add_parser("restore", help="make the streams of a backup again (the platform stopped)")
+    rs.add_argument("--replace", action="store_true", help="delete a stream that exists already first")
+    rs.add_argument("--replicas", type=int, default=None, help="copies of each stream (default: the backup's)")
+    for p in (bk, rs):
+        p.add_argument("dir", help="the backup's directory: one directory per stream")
+        p.add_argument("--nats-url", default=None, help="the platform's NATS (default: NATS_URL)")
+        p.set_defaults(func=_streams)
+
+
 def _bench_matchmaking(args: argparse.Namespace) -> int:
     import asyncio
 
@@ -384,6 +409,7 @@ def parser() -> argparse.ArgumentParser:
     bmm.set_defaults(func=_bench_matchmaking)
     _record_commands(sub)
     _staff_commands(sub)
+    _streams_commands(sub)
     return p
 
 

@@ -1,0 +1,133 @@
+"""JetStream's own snapshot of one stream, taken and given back: every message at its sequence.
+
+A table's record names each batch's previous stream sequence (docs/record.md), so a backup
+must bring the messages back at the sequences they had; publishing them again into a new
+stream would number them afresh. The server's snapshot API keeps them, and the consumers'
+positions too. nats-py does not offer it; the protocol is small:
+
+* **snapshot**: a request to ``$JS.API.STREAM.SNAPSHOT.<stream>`` names a deliver subject; the
+  answer is the stream's configuration and state, then the server sends the archive (tar, s2
+  compressed) there in chunks, each with a reply subject to acknowledge it (the server sends
+  a window ahead, no more), and ends with an empty message (a status header other than 204 in
+  it is an error).
+* **restore**: a request to ``$JS.API.STREAM.RESTORE.<stream>`` with that configuration and
+  state answers a subject; the archive's chunks are sent there as requests, one after the
+  other, and an empty request ends it: its answer is the stream made (or why not).
+
+One stream is one directory holding ``backup.json`` (the configuration and state as the
+server gave them) and ``stream.tar.s2`` (the archive), the layout of ``nats stream backup``:
+natscli's ``nats stream restore DIR`` reads it too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from nats.aio.client import Client as NATS
+from nats.aio.msg import Msg
+
+API = "$JS.API.STREAM"
+META, ARCHIVE = "backup.json", "stream.tar.s2"
+CHUNK = 64 * 1024  # a restore's chunk: well under the servers' 1 MiB payload limit
+REQUEST_SECONDS = 10.0
+FINISH_SECONDS = 3600.0  # the server unpacks and checks the whole archive before it answers the last request
+
+
+class SnapshotError(Exception):
+    """The server refused or broke off a snapshot or a restore."""
+
+
+@dataclass(frozen=True)
+class Saved:
+    """What one stream's backup or restore holds, as the server counted it."""
+
+    stream: str
+    messages: int
+    first_seq: int
+    last_seq: int
+    archive_bytes: int
+
+    def __str__(self) -> str:
+        return (f"{self.stream}: {self.messages} messages, sequences {self.first_seq}–{self.last_seq}, "
+                f"{self.archive_bytes} bytes archived")
+
+
+def _answer(reply: Msg) -> dict[str, Any]:
+    """The JSON of an API answer, or the server's error as an exception."""
+    answer: dict[str, Any] = json.loads(reply.data)
+    if "error" in answer:
+        error = answer["error"]
+        raise SnapshotError(f"{error.get('description', error)} (code {error.get('err_code', '?')})")
+    return answer
+
+
+def _saved(stream: str, state: dict[str, Any], archive: Path) -> Saved:
+    return Saved(stream, int(state.get("messages", 0)), int(state.get("first_seq", 0)),
+                 int(state.get("last_seq", 0)), archive.stat().st_size)
+
+
+async def snapshot(nc: NATS, stream: str, into: Path, consumers: bool = True) -> Saved:
+    """Write ``stream``'s snapshot (with its durable consumers' positions) into the new directory ``into``."""
+    into.mkdir(parents=True)
+    archive = into / ARCHIVE
+    ended: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    with archive.open("wb") as out:
+
+        async def chunk(msg: Msg) -> None:
+            if ended.done():
+                return
+            if not msg.data:  # the end, or the server giving up
+                headers = msg.headers or {}
+                status = headers.get("Status", "")
+                if status and status != "204":
+                    ended.set_exception(SnapshotError(f"{stream}: {status} {headers.get('Description', '')}"))
+                else:
+                    ended.set_result(None)
+                return
+            out.write(msg.data)
+            if msg.reply:  # the server sends on only while its window is acknowledged
+                await msg.respond(b"")
+
+        inbox = nc.new_inbox()
+        sub = await nc.subscribe(inbox, cb=chunk, pending_msgs_limit=-1, pending_bytes_limit=-1)
+        try:
+            request = {"deliver_subject": inbox, "no_consumers": not consumers}
+            meta = _answer(await nc.request(f"{API}.SNAPSHOT.{stream}", json.dumps(request).encode(),
+                                            timeout=REQUEST_SECONDS))
+            await ended
+        finally:
+            await sub.unsubscribe()
+    (into / META).write_text(json.dumps({"config": meta["config"], "state": meta["state"]}, indent=2))
+    return _saved(stream, meta["state"], archive)
+
+
+def stream_name(saved: Path) -> str:
+    """The name of the stream a backup directory holds."""
+    return str(json.loads((saved / META).read_text())["config"]["name"])
+
+
+async def restore(nc: NATS, saved: Path, replicas: int | None = None) -> Saved:
+    """Make the stream of the backup directory ``saved`` again, every message at its sequence.
+
+    The stream must not exist. ``replicas`` changes its number of copies (a backup of a
+    three-server cluster restored on one server).
+    """
+    meta = json.loads((saved / META).read_text())
+    config = meta["config"]
+    if replicas is not None:
+        config["num_replicas"] = replicas
+    stream = config["name"]
+    start = _answer(await nc.request(f"{API}.RESTORE.{stream}", json.dumps(meta).encode(), timeout=REQUEST_SECONDS))
+    deliver = start["deliver_subject"]
+    archive = saved / ARCHIVE
+    with archive.open("rb") as f:
+        while data := f.read(CHUNK):
+            reply = await nc.request(deliver, data, timeout=REQUEST_SECONDS)
+            if reply.data:
+                _answer(reply)
+    made = _answer(await nc.request(deliver, b"", timeout=FINISH_SECONDS))
+    return _saved(stream, made["state"], archive)
