@@ -16,36 +16,36 @@ from services.rules.turn import plain_call, playable_now, required_call
 
 def apply(s: State, a: Action) -> None:
     """Carry out an action that ``check`` accepts, changing ``s`` in place."""
-    kind, seat = a.kind, a.seat
+    kind, seat, card, choose, announce, target, card2 = a  # one unpacking, not seven attribute reads
     if s.mau_offender >= 0 and seat == s.mau_guard and kind != CHALLENGE and s.rs.announce_mode == NEXT_PLAYER:
         s.mau_offender = -1
     if s.quick_from >= 0 and seat == s.turn:
         s.quick_from = -1
     if kind == PLAY:
-        if a.card2 >= 0:  # an Ace with company: the Ace goes down first, then the card that acts
-            s.hands[seat].remove(a.card)
-            s.discard.append(a.card)
-            _play(s, seat, a.card2, a.choose, a.announce)
+        if card2 >= 0:  # an Ace with company: the Ace goes down first, then the card that acts
+            s.hands[seat].remove(card)
+            s.discard.append(card)
+            _play(s, seat, card2, choose, announce)
         else:
-            _play(s, seat, a.card, a.choose, a.announce)
+            _play(s, seat, card, choose, announce)
     elif kind == DRAW:
         _draw(s, seat)
     elif kind == PASS:
         _pass(s, seat)
     elif kind == CHALLENGE:
-        _challenge(s, a.target)
+        _challenge(s, target)
     elif kind == CHALLENGE_WILD:
         _challenge_wild(s, seat)
     elif kind == CHOOSE:
-        s.follow = a.choose
+        s.follow = choose
         s.phase = NORMAL
         s.turn = s.first
     elif kind == BURN:
-        _burn(s, seat, a.card, a.announce)
+        _burn(s, seat, card, announce)
     elif kind == QUICK:
-        _quick(s, seat, a.card, a.announce)
+        _quick(s, seat, card, announce)
     elif kind == DOUBLE:
-        _double(s, seat, a.card, a.announce)
+        _double(s, seat, card, announce)
 
 
 def _announced(s: State, required: str | None, given: str | None) -> bool:
@@ -61,8 +61,8 @@ def _play(s: State, seat: Seat, card: Card, choose: Suit, announce: str | None) 
     s.opening = False
     s.last_player = seat
     after = len(hand)
-    required = required_call(s, seat, card, after + 1, after)
-    ok = _announced(s, required, announce)
+    # no call is due while two cards or more are left (``required_call``)
+    ok = after > 1 or _announced(s, required_call(s, seat, card, after + 1, after), announce)
     if after == 0 and ok:
         s.follow = choose if choose >= 0 else (suit(card) if suit(card) != WILD else s.follow)
         if s.finisher >= 0 and not s.hands[s.finisher]:  # someone went out before: the first one out wins
@@ -75,7 +75,7 @@ def _play(s: State, seat: Seat, card: Card, choose: Suit, announce: str | None) 
             _end_turn(s, nxt, NORMAL)
         return
     nxt, phase = rs.effect(s, seat, card, choose)
-    _after_card(s, seat, nxt, phase, ok, opens_quick=rs.has_burns and not rs.special(card))
+    _after_card(s, seat, nxt, phase, ok, rs.has_burns and not rs.special(card))
 
 
 def _after_card(s: State, seat: Seat, nxt: Seat, phase: Phase, announced: bool, opens_quick: bool) -> None:

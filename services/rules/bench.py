@@ -14,7 +14,8 @@ import random
 import time
 
 from services.rules.decider import deal
-from services.rules.engine import apply, legal_actions, new_match, start_round
+from services.rules.engine import apply, new_match, start_round
+from services.rules.legal import legal_list
 from services.rules.rulesets import make_ruleset
 
 
@@ -31,7 +32,7 @@ def run(ruleset: str, players: int, seconds: float, seed: int) -> str:
         d = deal(s, round_seed, "bench", 0)
         start_round(s, d.dealer, d.first, [list(h) for h in d.hands], d.starter, list(d.stock), round_seed)
         while not s.round_over:
-            options = list(legal_actions(s, s.turn))
+            options = legal_list(s, s.turn)
             apply(s, options[int(uniform() * len(options))])
             actions += 1
         games += 1

@@ -18,6 +18,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TypeAlias
 
 Card: TypeAlias = int  # suit << 4 | rank
@@ -117,7 +118,12 @@ def french_deck(low_rank: int = 0, decks: int = 1) -> list[Card]:
     >>> len(french_deck(R7)), len(french_deck(decks=2))
     (32, 104)
     """
-    return [make(s, r) for _ in range(decks) for s in range(4) for r in range(low_rank, 13)]
+    return list(_french_deck(low_rank, decks))
+
+
+@cache  # a deck is made for every deal
+def _french_deck(low_rank: int, decks: int) -> tuple[Card, ...]:
+    return tuple(make(s, r) for _ in range(decks) for s in range(4) for r in range(low_rank, 13))
 
 
 def colors_deck() -> list[Card]:
@@ -126,9 +132,14 @@ def colors_deck() -> list[Card]:
     >>> len(colors_deck())
     108
     """
+    return list(_colors_deck())
+
+
+@cache  # a deck is made for every deal
+def _colors_deck() -> tuple[Card, ...]:
     deck: list[Card] = []
     for c in range(4):
         deck.append(make(c, 0))
         deck.extend(make(c, v) for v in range(1, 13) for _ in range(2))
     deck.extend([W] * 4 + [W4] * 4)
-    return deck
+    return tuple(deck)

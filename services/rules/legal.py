@@ -13,78 +13,81 @@ from services.rules.actions import BURN, CHALLENGE, CHALLENGE_WILD, CHOOSE, DOUB
 from services.rules.cards import Card, Seat
 from services.rules.phases import CHOOSE as CHOOSING
 from services.rules.phases import DRAWN, NORMAL, WILD4
-from services.rules.rulesets import CHALLENGE_MODE, NEXT_PLAYER
+from services.rules.rulesets import CHALLENGE_MODE, NEXT_PLAYER, RULESETS
 from services.rules.state import State
 from services.rules.turn import burnable, may_draw, may_pass, plain_call, playable_now, required_call
 
-_new = tuple.__new__  # builds an Action without NamedTuple's Python-level __new__ (the hot path)
+# A draw and a pass of each seat, made once and shared (actions are immutable)
+_SEATS = range(max(r.max_seats for r in RULESETS.values()))
+_DRAWS = tuple(Action(DRAW, seat) for seat in _SEATS)
+_PASSES = tuple(Action(PASS, seat) for seat in _SEATS)
 
 
 def legal_actions(s: State, seat: Seat) -> Iterator[Action]:
     """Every action ``seat`` may take now, each once (announcements and choices canonical)."""
+    return iter(legal_list(s, seat))
+
+
+def legal_list(s: State, seat: Seat) -> list[Action]:
+    """``legal_actions`` as a new list, in the same order: what a playout picks from."""
     if s.round_over or not s.active[seat]:
-        return
+        return []
     rs = s.rs
     hand = s.hands[seat]
     n_hand = len(hand)
+    out: list[Action] = []
     mode = rs.announce_mode
     if s.mau_offender >= 0 and seat != s.mau_offender and (
         mode == CHALLENGE_MODE or (mode == NEXT_PLAYER and seat == s.mau_guard)
     ):
-        yield Action(CHALLENGE, seat, target=s.mau_offender)
+        out.append(Action(CHALLENGE, seat, target=s.mau_offender))
+    burns = rs.has_burns
     top = s.discard[-1]
-    if rs.has_burns and seat != s.turn and top in hand and (
+    if burns and seat != s.turn and top in hand and (
         (s.quick_from >= 0 and seat != s.quick_from) or (s.opening and burnable(s, top))
     ):
         kind = QUICK if s.quick_from >= 0 else BURN
-        for call in _burn_calls(s, top, n_hand):
-            yield Action(kind, seat, top, announce=call)
+        out.extend(Action(kind, seat, top, announce=call) for call in _burn_calls(s, top, n_hand))
     if seat != s.turn:
-        return
+        return out
     phase = s.phase
     if phase is CHOOSING:
-        for suit in range(4):
-            yield Action(CHOOSE, seat, choose=suit)
-        return
+        out.extend(Action(CHOOSE, seat, choose=suit) for suit in range(4))
+        return out
     playable = playable_now(s, seat)
     singles = playable
     if rs.ace_company:
         singles = [c for c in playable if not rs.needs_company(c)]
-        yield from _with_company(s, seat, [c for c in playable if rs.needs_company(c)])
-    if n_hand > 2:
+        _with_company(s, seat, [c for c in playable if rs.needs_company(c)], out)
+    if n_hand > 2:  # no call can be due: each card's plays are the ruleset's ready-made ones
+        plays = rs.plays[seat]
         for card in singles:
-            if rs.chooses[card]:
-                for suit in range(4):
-                    yield _new(Action, (PLAY, seat, card, suit, None, -1, -1))
-            else:
-                yield _new(Action, (PLAY, seat, card, -1, None, -1, -1))
+            out += plays[card]
     else:
         for card in singles:
             required = required_call(s, seat, card, n_hand, n_hand - 1)
             calls = (None,) if required is None else (required, None)
             suits = range(4) if n_hand > 1 and rs.chooses[card] else (-1,)
-            for suit in suits:
-                for call in calls:
-                    yield Action(PLAY, seat, card, suit, call)
+            out.extend(Action(PLAY, seat, card, suit, call) for suit in suits for call in calls)
     if may_draw(s, playable):
-        yield _new(Action, (DRAW, seat, -1, -1, None, -1, -1))
+        out.append(_DRAWS[seat])
     if may_pass(s, seat, playable):
-        yield _new(Action, (PASS, seat, -1, -1, None, -1, -1))
+        out.append(_PASSES[seat])
     if phase is NORMAL:
         if s.pending_kind is WILD4:
-            yield Action(CHALLENGE_WILD, seat)
-        if rs.has_burns and top in hand and burnable(s, top):
-            for call in _burn_calls(s, top, n_hand):
-                yield Action(BURN, seat, top, announce=call)
-    if rs.has_burns and (phase is NORMAL or phase is DRAWN):
+            out.append(Action(CHALLENGE_WILD, seat))
+        if burns and top in hand and burnable(s, top):
+            out.extend(Action(BURN, seat, top, announce=call) for call in _burn_calls(s, top, n_hand))
+    if burns and (phase is NORMAL or phase is DRAWN):
         for card in rs.playable_cards(s, set(hand)):
             if not rs.special(card) and hand.count(card) >= 2:
                 required = required_call(s, seat, card, n_hand, n_hand - 2)
-                for call in (None,) if required is None else (required, None):
-                    yield Action(DOUBLE, seat, card, announce=call, card2=card)
+                out.extend(Action(DOUBLE, seat, card, announce=call, card2=card)
+                           for call in ((None,) if required is None else (required, None)))
+    return out
 
 
-def _with_company(s: State, seat: Seat, aces: list[Card]) -> Iterator[Action]:
+def _with_company(s: State, seat: Seat, aces: list[Card], out: list[Action]) -> None:
     """``ace_with_company``: each Ace with each companion that fits (its suit, its call judged after both)."""
     rs = s.rs
     hand = s.hands[seat]
@@ -93,9 +96,8 @@ def _with_company(s: State, seat: Seat, aces: list[Card]) -> Iterator[Action]:
         for card in rs.company(hand, ace):
             required = required_call(s, seat, card, after + 1, after)
             suits = range(4) if after > 0 and rs.chooses[card] else (-1,)
-            for suit in suits:
-                for call in (None,) if required is None else (required, None):
-                    yield Action(PLAY, seat, ace, suit, call, card2=card)
+            calls = (None,) if required is None else (required, None)
+            out.extend(Action(PLAY, seat, ace, suit, call, card2=card) for suit in suits for call in calls)
 
 
 def _burn_calls(s: State, card: Card, n_hand: int) -> tuple[str | None, ...]:

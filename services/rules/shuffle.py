@@ -18,51 +18,50 @@ from __future__ import annotations
 import hashlib
 import hmac
 import struct
+from collections.abc import Iterator
+from itertools import chain, count
 from typing import TypeVar
 
 T = TypeVar("T")
 
 
-class _Stream:
-    """The seed's numbers under one label: SHA-256 blocks read as big-endian 32-bit words."""
+def _words(seed: str, label: str) -> Iterator[int]:
+    """The seed's numbers under one label: SHA-256 blocks read as big-endian 32-bit words.
 
-    __slots__ = ("at", "base", "block", "pool")
-
-    def __init__(self, seed: str, label: str):
-        self.base = bytes.fromhex(seed) + b"|" + label.encode() + b"|"
-        self.block = 0
-        self.pool: tuple[int, ...] = ()
-        self.at = 0
-
-    def below(self, n: int) -> int:
-        """The next number below ``n``, by rejection (unbiased)."""
-        limit = (1 << 32) - (1 << 32) % n
-        while True:
-            if self.at == len(self.pool):
-                digest = hashlib.sha256(self.base + self.block.to_bytes(8, "big")).digest()
-                self.pool = _WORDS.unpack(digest)
-                self.block += 1
-                self.at = 0
-            w = self.pool[self.at]
-            self.at += 1
-            if w < limit:
-                return w % n
+    Chained in C (``chain``): Python runs once a block, not once a word.
+    """
+    base = bytes.fromhex(seed) + b"|" + label.encode() + b"|"
+    sha256, unpack = hashlib.sha256, _WORDS.unpack
+    return chain.from_iterable(unpack(sha256(base + block.to_bytes(8, "big")).digest()) for block in count())
 
 
 _WORDS = struct.Struct(">8I")
+_SPAN = 1 << 32
+
+
+def _below(words: Iterator[int], n: int) -> int:
+    """The next number below ``n``, by rejection (unbiased)."""
+    limit = _SPAN - _SPAN % n
+    while True:
+        w = next(words)  # the stream is endless
+        if w < limit:
+            return w % n
 
 
 def choice_index(n: int, seed: str, label: str) -> int:
     """A number in ``range(n)`` drawn from the seed under ``label``."""
-    return _Stream(seed, label).below(n)
+    return _below(_words(seed, label), n)
 
 
 def shuffled(items: list[T], seed: str, label: str) -> list[T]:
     """A new list: ``items`` in the order the seed gives under ``label`` (Fisher–Yates, last position first)."""
     out = list(items)
-    below = _Stream(seed, label).below
+    words = _words(seed, label)
     for i in range(len(out) - 1, 0, -1):
-        j = below(i + 1)
+        n = i + 1
+        w = next(words)
+        # ``_below(words, n)``, its first word taken here: a word is rejected once in 2**32 / n
+        j = w % n if w < _SPAN - _SPAN % n else _below(words, n)
         out[i], out[j] = out[j], out[i]
     return out
 

@@ -18,24 +18,20 @@ def playable_now(s: State, seat: Seat) -> list[Card]:
 
     A card that needs company (``ace_with_company``) is among them only when a companion fits.
     """
-    if s.rs.ace_company:
-        rs, hand = s.rs, s.hands[seat]
-        return [c for c in _playable(s, seat) if not rs.needs_company(c) or rs.company(hand, c)]
-    return _playable(s, seat)
-
-
-def _playable(s: State, seat: Seat) -> list[Card]:
-    phase = s.phase
-    if phase is NORMAL or phase is BURNED:
-        return s.rs.playable_cards(s, set(s.hands[seat]))
-    if phase is DRAWN:
-        if s.rs.after_draw_any:
-            return s.rs.playable_cards(s, set(s.hands[seat]))
+    rs, phase = s.rs, s.phase
+    if phase is NORMAL or phase is BURNED or (phase is DRAWN and rs.after_draw_any):
+        cards = rs.playable_cards(s, set(s.hands[seat]))
+    elif phase is DRAWN:
         c = s.drawn_card
-        return s.rs.playable_cards(s, (c,)) if c >= 0 else []
-    if phase is BOUNCE:
-        return [c for c in set(s.hands[seat]) if rank(c) == R8]
-    return []
+        cards = rs.playable_cards(s, (c,)) if c >= 0 else []
+    elif phase is BOUNCE:
+        cards = [c for c in set(s.hands[seat]) if rank(c) == R8]
+    else:
+        return []
+    if rs.ace_company:
+        hand = s.hands[seat]
+        return [c for c in cards if not rs.needs_company(c) or rs.company(hand, c)]
+    return cards
 
 
 def may_pass(s: State, seat: Seat, playable: list[Card]) -> bool:

@@ -13,10 +13,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
-from services.rules.actions import takes_choice
+from services.rules.actions import PLAY, Action, takes_choice
 from services.rules.cards import CARD_SPACE, FRENCH, RJ, Card, Family, Seat, Suit, rank
 from services.rules.phases import Pending, Phase
 from services.rules.state import State
+
+_FOLLOWS = (0, 1, 2, 3, -1)  # every value of ``State.follow``, in the order ``follows[follow]`` finds it
 
 
 class OptionError(ValueError):
@@ -94,6 +96,14 @@ class Ruleset:
         self.configure(opts)
         self.points = [self.card_points(c) for c in CARD_SPACE]
         self.chooses = [takes_choice(c, self.family) for c in CARD_SPACE]
+        # ``plays[seat][card]``: playing ``card`` where no call can be due, once per suit where one is
+        # asked; made once and shared (actions are immutable), as ``legal_actions`` lists them
+        self.plays = [[tuple(Action(PLAY, seat, c, x) for x in (range(4) if self.chooses[c] else (-1,)))
+                       for c in CARD_SPACE] for seat in range(self.max_seats)]
+        # ``follows[follow][top][card]``: ``may_follow`` for every suit in force (-1 indexes the last
+        # row), top card and card, computed once: what may be played is looked up on every action.
+        by_rank = [[tuple(self.may_follow(f, top, c) for c in CARD_SPACE) for top in range(16)] for f in _FOLLOWS]
+        self.follows = [[row[rank(top)] for top in CARD_SPACE] for row in by_rank]
 
     def configure(self, opts: dict[str, Any]) -> None:
         """Read the ruleset's own options."""
@@ -130,6 +140,10 @@ class Ruleset:
 
     def playable_cards(self, s: State, cards: Iterable[Card]) -> list[Card]:
         """Those of ``cards`` that may be played on the table as it is (a normal turn)."""
+        raise NotImplementedError
+
+    def may_follow(self, follow: Suit, top: int, card: Card) -> bool:
+        """Whether ``card`` may go on a top card of rank ``top`` with ``follow`` in force, nothing pending."""
         raise NotImplementedError
 
     def needs_company(self, card: Card) -> bool:

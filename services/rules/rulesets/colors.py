@@ -89,12 +89,12 @@ class Colors108(Ruleset):
         ranks = RANKS
         if s.pending:
             return [c for c in cards if ranks[c] == V_PLUS2] if s.pending_kind is PLUS2 else []
-        follow = s.follow
-        if follow < 0:
-            return list(cards)
-        suits = SUITS
-        top = ranks[s.discard[-1]]
-        return [c for c in cards if suits[c] == follow or ranks[c] == top or suits[c] == WILD]
+        ok = self.follows[s.follow][s.discard[-1]]
+        return [c for c in cards if ok[c]]
+
+    def may_follow(self, follow: Suit, top: int, card: Card) -> bool:
+        """Anything while no colour is in force, else the colour, the top's value or a wild."""
+        return follow < 0 or SUITS[card] == follow or RANKS[card] == top or SUITS[card] == WILD
 
     def effect(self, s: State, seat: Seat, card: Card, choose: Suit) -> tuple[Seat, Phase]:
         v = RANKS[card]

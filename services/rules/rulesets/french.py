@@ -36,6 +36,7 @@ class French(Ruleset):
     """What the French-suited tables share: Jacks choose, 7s chain, 8s skip."""
 
     low_rank = 0
+    ace = "none"  # classic52's Ace power (``ace_power``): "draw_one" or "skip_all"
     attacks: ClassVar[dict[int, int]] = {R7: 12, R8: 10}
 
     def deck(self, seats: int) -> list[Card]:
@@ -47,11 +48,14 @@ class French(Ruleset):
             if s.pending_kind is SEVEN and self.may_answer_seven(s):
                 return [c for c in cards if ranks[c] == R7]
             return []
-        suits = SUITS
-        top = ranks[s.discard[-1]]
-        follow = s.follow
-        jack_ok = self.jack_on_jack or top != RJ
-        return [c for c in cards if (jack_ok if ranks[c] == RJ else (suits[c] == follow or ranks[c] == top))]
+        ok = self.follows[s.follow][s.discard[-1]]
+        return [c for c in cards if ok[c]]
+
+    def may_follow(self, follow: Suit, top: int, card: Card) -> bool:
+        """A Jack on anything (on a Jack only with ``jack_on_jack``), else the suit in force or the top's rank."""
+        if RANKS[card] == RJ:
+            return self.jack_on_jack or top != RJ
+        return SUITS[card] == follow or RANKS[card] == top
 
     def may_answer_seven(self, s: State) -> bool:
         return self.seven_stacking
@@ -81,7 +85,13 @@ class French(Ruleset):
         elif r == R9 and self.nine_draws:
             s.pending = self.nine_draws
             s.pending_kind = NINE
+        elif r == RA and self.ace != "none":
+            return self.ace_power(s, seat)
         return s.next_seat(seat), NORMAL
+
+    def ace_power(self, s: State, seat: Seat) -> tuple[Seat, Phase]:
+        """What an Ace does where the ``ace`` option gives it a power."""
+        raise NotImplementedError
 
     def eight(self, s: State, seat: Seat) -> tuple[Seat, Phase]:
         nxt = s.next_seat(seat)
@@ -149,7 +159,7 @@ class Classic52(French):
 
     def configure(self, opts: dict[str, Any]) -> None:
         self.low_rank = R7 if opts.get("deck", 52) == 32 else 0
-        self.ace: str = opts.get("ace", "none")
+        self.ace = opts.get("ace", "none")
         if self.ace != "none" and self.ace_company:
             raise OptionError("ace_with_company does not go with an Ace power")
         self.chain_limit: int | None = opts.get("seven_chain_limit")
@@ -172,16 +182,13 @@ class Classic52(French):
             s.turn = s.dealer
             s.follow = -1
 
-    def effect(self, s: State, seat: Seat, card: Card, choose: Suit) -> tuple[Seat, Phase]:
-        if RANKS[card] == RA and self.ace != "none":
-            s.follow = SUITS[card]
-            if self.ace == "skip_all":
-                return seat, NORMAL
-            for other in range(s.n):
-                if other != seat and s.active[other]:
-                    s.draw(other, 1)
-            return s.next_seat(seat), NORMAL
-        return super().effect(s, seat, card, choose)
+    def ace_power(self, s: State, seat: Seat) -> tuple[Seat, Phase]:
+        if self.ace == "skip_all":
+            return seat, NORMAL
+        for other in range(s.n):
+            if other != seat and s.active[other]:
+                s.draw(other, 1)
+        return s.next_seat(seat), NORMAL
 
     def score_round(self, s: State, winner: Seat, blocked: bool) -> list[int]:
         if not self.scoring:
@@ -252,7 +259,7 @@ class Candeias(French):
             s.follow = SUITS[card]
             s.draw(s.previous_seat(seat), 2 if r == R8 else 1)
             return s.next_seat(seat), NORMAL
-        return super().effect(s, seat, card, choose)
+        return French.effect(self, s, seat, card, choose)  # not super(): this runs on every card played
 
     def go_out(self, s: State, seat: Seat, card: Card, choose: Suit) -> Seat:
         r = RANKS[card]
