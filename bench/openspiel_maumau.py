@@ -27,8 +27,9 @@ The game, as OpenSpiel sees it:
   Nothing else of the state is read, so other seats' hidden cards never reach it.
 * **Resampling** (``resample_from_infostate``) deals the cards the seat has not seen at
   random to the other hands and the stock with the bots' own sampler
-  (``worlds.sample_world``), keeping the seat's hand, the public pile and the asking
-  position.
+  (``worlds.sample_world``), keeping the seat's hand, the public pile, the public facts the
+  knowledge does not spell (``PUBLIC``) and the asking position: the seat's information
+  state is the same in the sample (``resampled``).
 * **Returns**: 1 to the round's winner (and its partner at a team table), 0 to the others;
   a game still going after ``max_decisions`` decisions ends with 0 for everyone.
 """
@@ -36,6 +37,7 @@ The game, as OpenSpiel sees it:
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -97,7 +99,7 @@ class ActionCode:
 
     @property
     def size(self) -> int:
-        return int(np.prod(self._radix))
+        return math.prod(self._radix)
 
     def encode(self, a: Action | None) -> int:
         """The index of ``a`` (``None``: let go)."""
