@@ -18,6 +18,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from gateway.loadclient import new_session
 from gateway.loadtest import unlimited
 from services.accounts.projector import AccountsProjector
+from services.bots.service import BotSettings, BotsService
+from services.clock.service import ClockService
 from services.disputes.projector import DisputesProjector
 from services.runtime import subjects
 from services.streams.backup import backup, platform_streams, restore_all
@@ -27,7 +29,9 @@ from services.table.projections import engine, migrate, partition_position, posi
 from services.table.projector import Projector, reset
 from services.table.store import EventStore, partition_of_stream
 from services.up import running_platform
-from tests.natsserver import jetstream_server
+from tests.natsserver import JetStreamCluster, JetStreamServer, jetstream_server
+from tests.service_task import running
+from tests.table.harness import platform
 from tests.table.test_projections import _dump
 
 Message = tuple[int, str, dict[str, str] | None, bytes]
@@ -179,3 +183,48 @@ async def test_a_backup_restored_on_a_fresh_server_keeps_every_sequence_and_rebu
     assert not clock_kept  # ... from the tables, its timers derived afresh
     assert projected_again == projected and len(projected["table_directory"]) == len(ids)
 
+
+
+async def _acknowledged(nc: NATS, stream: str, durable: str) -> int:
+    return int((await nc.jetstream().consumer_info(stream, durable)).ack_floor.stream_seq)
+
+
+async def test_a_restore_on_a_three_server_cluster_answers_once_the_consumers_are_back_at_their_positions(
+        nats_server: JetStreamServer, nats_cluster: JetStreamCluster, tmp_path: Path) -> None:
+    """A cluster makes a restored stream's consumers a moment after the stream: the restore waits for them,
+    or the clock's consumer would come back after it was dropped, past timers its dropped bucket held."""
+    into = tmp_path / "backup"
+    async with platform(nats_server.url) as p, \
+            running(nats_server.url, lambda nc: BotsService(nc, BotSettings(think_seconds=0, budget_ms=2))), \
+            running(nats_server.url, ClockService):
+        table_id = await p.new_table(bots=False, humans=("bob", "carla"))
+        for i in range(8):
+            await p.play_one(table_id, pick=i)
+        last = await p.last_seq(table_id)
+        for _ in range(200):
+            floors = [await _acknowledged(p.client, "TABLES", durable) for durable in ("bots", "clock")]
+            if floors == [last, last]:
+                break
+            await asyncio.sleep(0.05)
+        assert floors == [last, last]
+        out = io.StringIO()
+        assert await backup(nats_server.url, into, out) == 0, out.getvalue()
+        before = await _contents(p.client, "TABLES", last)
+    assert set(_backed_up(into)) == {"TABLES"}  # not the clock's bucket, nor the presence marks
+
+    out = io.StringIO()
+    assert await restore_all(nats_cluster.url, into, out, replicas=3) == 0, out.getvalue()
+    nc = await nats.connect(nats_cluster.url.split(","))
+    try:
+        js = nc.jetstream()
+        durables = {c.name for c in await js.consumers_info("TABLES")}
+        bots_at = await _acknowledged(nc, "TABLES", "bots")
+        copies = (await js.stream_info("TABLES")).config.num_replicas
+        after = await _contents(nc, "TABLES", last)
+        verdict = io.StringIO()
+        one_server = nats_cluster.url.split(",")[0]  # maumau verify takes one address (records.read_table)
+        assert await records.verify_table(one_server, table_id, verdict) == 0, verdict.getvalue()
+    finally:
+        await nc.close()
+    assert after == before and copies == 3
+    assert durables == {"bots"} and bots_at == last  # the bots' position kept; the clock's dropped, not raced

@@ -35,6 +35,7 @@ META, ARCHIVE = "backup.json", "stream.tar.s2"
 CHUNK = 64 * 1024  # a restore's chunk: well under the servers' 1 MiB payload limit
 REQUEST_SECONDS = 10.0
 FINISH_SECONDS = 3600.0  # the server unpacks and checks the whole archive before it answers the last request
+CONSUMERS_SECONDS = 30.0
 
 
 class SnapshotError(Exception):
@@ -114,7 +115,7 @@ async def restore(nc: NATS, saved: Path, replicas: int | None = None) -> Saved:
     """Make the stream of the backup directory ``saved`` again, every message at its sequence.
 
     The stream must not exist. ``replicas`` changes its number of copies (a backup of a
-    three-server cluster restored on one server).
+    three-server cluster restored on one server). Returns once its consumers are back too.
     """
     meta = json.loads((saved / META).read_text())
     config = meta["config"]
@@ -130,4 +131,15 @@ async def restore(nc: NATS, saved: Path, replicas: int | None = None) -> Saved:
             if reply.data:
                 _answer(reply)
     made = _answer(await nc.request(deliver, b"", timeout=FINISH_SECONDS))
+    await _consumers_back(nc, stream, int(meta["state"].get("consumer_count", 0)))
     return _saved(stream, made["state"], archive)
+
+
+async def _consumers_back(nc: NATS, stream: str, count: int) -> None:
+    """Wait for the restored stream's durable consumers: a cluster makes them again a moment after the stream."""
+    js = nc.jetstream()
+    for _ in range(int(CONSUMERS_SECONDS / 0.1)):
+        if len(await js.consumers_info(stream)) >= count:  # the cluster's list: the stream's own count comes first
+            return
+        await asyncio.sleep(0.1)
+    raise SnapshotError(f"{stream}: its {count} consumers did not come back within {CONSUMERS_SECONDS:g} s")
