@@ -30,6 +30,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Iterable
+from statistics import NormalDist
 
 from services.bots import greedy
 from services.bots.knowledge import SeatKnowledge, rules, unseen
@@ -42,7 +43,10 @@ from services.rules.state import State
 
 Personality = Callable[[SeatKnowledge, random.Random, float], Action | None]
 
-CONFIDENCE = 1.0  # standard errors by which Carmen's choice must beat Tito's favourite in her samples
+FALSE_SWITCH = 0.16  # how often Carmen may leave Tito's favourite for an action no better (1 SE for one rival)
+MIN_SAMPLES = 32  # paired worlds before a difference's standard error is believed
+PRUNE_EVERY = 16  # worlds between two looks at which candidates are still worth playing
+PRUNE_Z = 2.5  # standard errors by which a candidate must be beaten to be dropped (looked at many times)
 
 
 def announced(legal: Iterable[Action]) -> list[Action]:
@@ -135,9 +139,10 @@ def strong(k: SeatKnowledge, rng: random.Random, budget_ms: float = 100.0,
 
     No search where there is nothing to weigh: a single action, a challenge (it only costs
     the offender), going out. She leaves Tito's favourite only for an action the samples
-    show better beyond their noise (``CONFIDENCE`` standard errors of the paired
-    difference). ``max_worlds`` caps the samples (tests use it for a search that does not
-    depend on time).
+    show better beyond their noise: by enough standard errors of the paired difference that
+    with any number of rivals she leaves it for one no better in ``FALSE_SWITCH`` of her
+    decisions at most (with few worlds, the best of many noisy rivals often looks better).
+    ``max_worlds`` caps the samples (tests use it for a search that does not depend on time).
     """
     if not k.on_turn:
         return decide_out_of_turn(k, rng)
@@ -149,40 +154,64 @@ def strong(k: SeatKnowledge, rng: random.Random, budget_ms: float = 100.0,
     if favourite.kind == CHALLENGE or score(k, favourite, counts) >= greedy.GOES_OUT:
         return favourite
     gains = search(k, acts, acts.index(favourite), rng, budget_ms, max_worlds)
-    best = max(range(len(acts)), key=lambda i: gains[i][0] - CONFIDENCE * gains[i][1])
-    return acts[best] if gains[best][0] - CONFIDENCE * gains[best][1] > 0 else favourite
+    z = NormalDist().inv_cdf(1.0 - FALSE_SWITCH / (len(acts) - 1))
+    best = max(range(len(acts)), key=lambda i: gains[i][0] - z * gains[i][1])
+    return acts[best] if gains[best][0] - z * gains[best][1] > 0 else favourite
 
 
 def search(k: SeatKnowledge, cands: list[Action], favourite: int, rng: random.Random, budget_ms: float,
-           max_worlds: int | None = None) -> list[tuple[float, float]]:
+           max_worlds: int | None = None, sample: Callable[[random.Random], State] | None = None,
+           ) -> list[tuple[float, float]]:
     """What each candidate wins over the ``favourite``: the mean paired difference of their
     rollout values over sampled worlds, and its standard error.
+
+    The worlds are ``sample_world``'s guesses from ``k``; ``sample`` replaces them (the
+    bench's oracle searches the true state).
 
     Every candidate is played in the same worlds with the same rollout dice (common random
     numbers: the difference between two candidates is then far less noisy than either).
     A world that refuses a candidate (which the real view allowed) does not count for it.
+    The time goes where the decision is close: every ``PRUNE_EVERY`` worlds a candidate
+    that another beats by ``PRUNE_Z`` standard errors is no longer played, and the search
+    ends when only one is left.
     """
     deadline = time.perf_counter() + budget_ms / 1000.0
-    world = World.prepare(k)
+    if sample is None:
+        world = World.prepare(k)
+
+        def sample(r: random.Random) -> State:
+            return sample_world(k, r, world)
+
     sums = [0.0] * len(cands)
     squares = [0.0] * len(cands)
     seen = [0] * len(cands)
+    live = list(range(len(cands)))
     worlds = 0
     while (max_worlds is None or worlds < max_worlds) and (worlds == 0 or time.perf_counter() < deadline):
         worlds += 1
-        base = sample_world(k, rng, world)
+        base = sample(rng)
         dice = rng.getrandbits(64)
-        values = [_value(base, a, k.seat, dice) for a in cands]
-        mine = values[favourite]
+        mine = _value(base, cands[favourite], k.seat, dice)
         if mine is None:
             continue
-        for i, v in enumerate(values):
+        for i in live:
+            v = mine if i == favourite else _value(base, cands[i], k.seat, dice)
             if v is not None:
                 d = v - mine
                 sums[i] += d
                 squares[i] += d * d
                 seen[i] += 1
+        if worlds % PRUNE_EVERY == 0:
+            live = _contenders(live, [_mean_and_error(sums[i], squares[i], seen[i]) for i in live])
+            if len(live) == 1:
+                break
     return [_mean_and_error(sums[i], squares[i], seen[i]) for i in range(len(cands))]
+
+
+def _contenders(live: list[int], gains: list[tuple[float, float]]) -> list[int]:
+    """The candidates of ``live`` that no other beats by ``PRUNE_Z`` standard errors of their ``gains``."""
+    floor = max(mean - PRUNE_Z * error for mean, error in gains)
+    return [i for i, (mean, error) in zip(live, gains, strict=True) if mean + PRUNE_Z * error >= floor]
 
 
 def _value(base: State, a: Action, me: Seat, dice: int) -> float | None:
@@ -197,9 +226,10 @@ def _value(base: State, a: Action, me: Seat, dice: int) -> float | None:
 
 
 def _mean_and_error(total: float, squares: float, n: int) -> tuple[float, float]:
-    """The mean of ``n`` samples from their sum and sum of squares, and the standard error of that mean."""
-    if n < 2:
-        return (0.0, float("inf")) if n == 0 else (total, float("inf"))
+    """The mean of ``n`` samples from their sum and sum of squares, and the standard error of that
+    mean (infinite below ``MIN_SAMPLES``: a few worlds that all agree say little)."""
+    if n < MIN_SAMPLES:
+        return (total / n if n else 0.0, math.inf)
     mean = total / n
     variance = max(squares / n - mean * mean, 0.0) * n / (n - 1)
     return mean, math.sqrt(variance / n)

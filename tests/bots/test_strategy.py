@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from services.bots.knowledge import SeatKnowledge, knowledge_from
-from services.bots.strategy import LEVELS, announced, decide, decide_out_of_turn, medium, strong, weak
+from services.bots.strategy import LEVELS, announced, decide, decide_out_of_turn, medium, search, strong, weak
+from services.bots.worlds import World, sample_world
 from services.rules.actions import ANNOUNCE_KINDS, BURN, CHALLENGE, DRAW, PLAY, QUICK, Action
 from services.rules.cards import FRENCH, french_deck
 from services.rules.engine import apply, new_match, start_round
@@ -158,16 +159,37 @@ def test_strong_searches_only_among_the_views_actions() -> None:
     assert all(strong(k, random.Random(seed), max_worlds=2) in k.legal for seed in range(10))
 
 
-@pytest.mark.parametrize("seed", range(3))
-def test_strong_names_the_suit_a_player_on_one_card_cannot_hold(seed: int) -> None:
-    """Tito names the suit he holds most of (clubs); every other diamond is on the pile, so
-    after diamonds the last card only goes out as a Jack: Carmen names diamonds."""
+def _diamonds_gone() -> SeatKnowledge:
+    """Seat 0 on turn with a Jack as its only play, the other seat on one card, every other diamond on the pile."""
     mine = ["JH", "2C", "3C", "4C", "5D"]
     piled = [c for c in map(FRENCH.name, french_deck()) if c.endswith("D") and c not in mine]
     stock = [c for c in map(FRENCH.name, french_deck()) if c not in {*mine, *piled, "KC", "9S"}]
     s = _table([mine, ["KC"]], "9S", stock, ruleset="classic52")
     s.discard = [FRENCH.parse(c) for c in piled] + s.discard
-    k = knowledge_from(s, 0)
+    return knowledge_from(s, 0)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_strong_names_the_suit_a_player_on_one_card_cannot_hold(seed: int) -> None:
+    """Tito names the suit he holds most of (clubs); every other diamond is on the pile, so
+    after diamonds the last card only goes out as a Jack: Carmen names diamonds."""
+    k = _diamonds_gone()
     tito, carmen = medium(k, random.Random(seed)), strong(k, random.Random(seed), budget_ms=1e6, max_worlds=200)
     assert tito is not None and carmen is not None and _card(carmen) == _card(tito) == "JH"
     assert (FRENCH.suit_name(tito.choose), FRENCH.suit_name(carmen.choose)) == ("C", "D")
+
+
+def test_the_search_stops_once_one_candidate_is_clearly_best() -> None:
+    """Diamonds win far more often than any other suit: the search drops the others and ends
+    long before the worlds it was allowed."""
+    k = _diamonds_gone()
+    acts = announced(k.legal)
+    world, worlds = World.prepare(k), []
+
+    def sample(rng: random.Random) -> State:
+        worlds.append(sample_world(k, rng, world))
+        return worlds[-1]
+
+    gains = search(k, acts, 0, random.Random(1), budget_ms=1e6, max_worlds=5000, sample=sample)
+    best = max(range(len(acts)), key=lambda i: gains[i][0])
+    assert FRENCH.suit_name(acts[best].choose) == "D" and len(worlds) < 1000
