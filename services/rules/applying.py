@@ -75,7 +75,10 @@ def _play(s: State, seat: Seat, card: Card, choose: Suit, announce: str | None) 
             _end_turn(s, nxt, NORMAL)
         return
     nxt, phase = rs.effect(s, seat, card, choose)
-    _after_card(s, seat, nxt, phase, ok, rs.has_burns and not rs.special(card))
+    if ok and not rs.has_burns:  # no penalty, no challenge, no quick window: the turn moves on
+        _end_turn(s, nxt, phase)
+    else:
+        _after_card(s, seat, nxt, phase, ok, rs.has_burns and not rs.special(card))
 
 
 def _after_card(s: State, seat: Seat, nxt: Seat, phase: Phase, announced: bool, opens_quick: bool) -> None:

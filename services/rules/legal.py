@@ -17,6 +17,7 @@ from services.rules.rulesets import CHALLENGE_MODE, NEXT_PLAYER, RULESETS
 from services.rules.state import State
 from services.rules.turn import burnable, may_draw, may_pass, plain_call, playable_now, required_call
 
+_new = tuple.__new__  # builds an Action without NamedTuple's Python-level __new__ (the hot path)
 # A draw and a pass of each seat, made once and shared (actions are immutable)
 _SEATS = range(max(r.max_seats for r in RULESETS.values()))
 _DRAWS = tuple(Action(DRAW, seat) for seat in _SEATS)
@@ -36,9 +37,8 @@ def legal_list(s: State, seat: Seat) -> list[Action]:
     hand = s.hands[seat]
     n_hand = len(hand)
     out: list[Action] = []
-    mode = rs.announce_mode
     if s.mau_offender >= 0 and seat != s.mau_offender and (
-        mode == CHALLENGE_MODE or (mode == NEXT_PLAYER and seat == s.mau_guard)
+        (mode := rs.announce_mode) == CHALLENGE_MODE or (mode == NEXT_PLAYER and seat == s.mau_guard)
     ):
         out.append(Action(CHALLENGE, seat, target=s.mau_offender))
     burns = rs.has_burns
@@ -67,8 +67,9 @@ def legal_list(s: State, seat: Seat) -> list[Action]:
         for card in singles:
             required = required_call(s, seat, card, n_hand, n_hand - 1)
             calls = (None,) if required is None else (required, None)
-            suits = range(4) if n_hand > 1 and rs.chooses[card] else (-1,)
-            out.extend(Action(PLAY, seat, card, suit, call) for suit in suits for call in calls)
+            for suit in range(4) if n_hand > 1 and rs.chooses[card] else (-1,):
+                for call in calls:
+                    out.append(_new(Action, (PLAY, seat, card, suit, call, -1, -1)))
     if may_draw(s, playable):
         out.append(_DRAWS[seat])
     if may_pass(s, seat, playable):

@@ -57,10 +57,9 @@ def shuffled(items: list[T], seed: str, label: str) -> list[T]:
     """A new list: ``items`` in the order the seed gives under ``label`` (Fisher–Yates, last position first)."""
     out = list(items)
     words = _words(seed, label)
-    for i in range(len(out) - 1, 0, -1):
+    for i, w in zip(range(len(out) - 1, 0, -1), words, strict=False):  # the words never run out
         n = i + 1
-        w = next(words)
-        # ``_below(words, n)``, its first word taken here: a word is rejected once in 2**32 / n
+        # ``_below(words, n)``, its first word taken by ``zip``: a word is rejected once in 2**32 / n
         j = w % n if w < _SPAN - _SPAN % n else _below(words, n)
         out[i], out[j] = out[j], out[i]
     return out

@@ -140,11 +140,18 @@ class Ruleset:
 
     def playable_cards(self, s: State, cards: Iterable[Card]) -> list[Card]:
         """Those of ``cards`` that may be played on the table as it is (a normal turn)."""
-        raise NotImplementedError
+        if s.pending:
+            return self.answers(s, cards)
+        ok = self.follows[s.follow][s.discard[-1]]
+        return [c for c in cards if ok[c]]
 
     def may_follow(self, follow: Suit, top: int, card: Card) -> bool:
         """Whether ``card`` may go on a top card of rank ``top`` with ``follow`` in force, nothing pending."""
         raise NotImplementedError
+
+    def answers(self, s: State, cards: Iterable[Card]) -> list[Card]:
+        """Those of ``cards`` that may answer the draw pending on the seat on turn (by default none)."""
+        return []
 
     def needs_company(self, card: Card) -> bool:
         """Whether ``card`` may only be played together with a second card (``ace_with_company``)."""

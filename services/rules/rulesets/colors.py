@@ -85,12 +85,9 @@ class Colors108(Ruleset):
     def challengeable(self, card: Card) -> bool:
         return card == W4
 
-    def playable_cards(self, s: State, cards: Iterable[Card]) -> list[Card]:
-        ranks = RANKS
-        if s.pending:
-            return [c for c in cards if ranks[c] == V_PLUS2] if s.pending_kind is PLUS2 else []
-        ok = self.follows[s.follow][s.discard[-1]]
-        return [c for c in cards if ok[c]]
+    def answers(self, s: State, cards: Iterable[Card]) -> list[Card]:
+        """A +2 on a +2 chain; nothing on a wild draw four."""
+        return [c for c in cards if RANKS[c] == V_PLUS2] if s.pending_kind is PLUS2 else []
 
     def may_follow(self, follow: Suit, top: int, card: Card) -> bool:
         """Anything while no colour is in force, else the colour, the top's value or a wild."""

@@ -42,14 +42,11 @@ class French(Ruleset):
     def deck(self, seats: int) -> list[Card]:
         return french_deck(self.low_rank)
 
-    def playable_cards(self, s: State, cards: Iterable[Card]) -> list[Card]:
-        ranks = RANKS
-        if s.pending:
-            if s.pending_kind is SEVEN and self.may_answer_seven(s):
-                return [c for c in cards if ranks[c] == R7]
-            return []
-        ok = self.follows[s.follow][s.discard[-1]]
-        return [c for c in cards if ok[c]]
+    def answers(self, s: State, cards: Iterable[Card]) -> list[Card]:
+        """A 7 on a 7 chain (where the chain may go on)."""
+        if s.pending_kind is SEVEN and self.may_answer_seven(s):
+            return [c for c in cards if RANKS[c] == R7]
+        return []
 
     def may_follow(self, follow: Suit, top: int, card: Card) -> bool:
         """A Jack on anything (on a Jack only with ``jack_on_jack``), else the suit in force or the top's rank."""
