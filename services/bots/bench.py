@@ -222,25 +222,22 @@ def run(ruleset: str, players: int, games: int, ms_per_move: float, seed: int, o
         won[r.side][r.deal] = int(r.won)
     out: dict[str, Any] = {"ruleset": ruleset, "players": players, "games": games, "opponents": opponents,
                            "ms_per_move": ms_per_move, "games_played": len(results)}
-    out.update(_rate("strong", won["strong"]))
     if anchor:
         out["anchor"] = anchor
-        out.update(_rate("anchor", won[anchor]))
-        diff, ci = paired(won["strong"], won[anchor])
-        out["strong_minus_anchor"], out["strong_minus_anchor_ci95"] = diff, ci
-    if with_oracle:
-        out.update(_rate("medium_baseline", won["medium"]))
-        out.update(_rate("oracle", won["oracle"]))
-        baseline = out["medium_baseline_rate"]
-        margin = out["oracle_rate"] - baseline
-        out["strong_position"] = round((out["strong_rate"] - baseline) / margin, 3) if margin else None
     for side in sides:
+        key = {anchor: "anchor", "medium": "medium_baseline"}.get(side, side)
+        out.update(_rate(key, won[side]))
         spent = [r for r in results if r.side == side]
         choices = sum(r.choices for r in spent)
-        key = "anchor" if side == anchor else side
         out[f"{key}_ms_used"] = round(1000 * sum(r.seconds for r in spent) / choices, 2) if choices else 0.0
         if side == anchor:
             out["anchor_simulations"] = round(sum(r.simulations for r in spent) / choices, 1) if choices else 0.0
+    if anchor:
+        out["strong_minus_anchor"], out["strong_minus_anchor_ci95"] = paired(won["strong"], won[anchor])
+    if with_oracle:
+        baseline = out["medium_baseline_rate"]
+        margin = out["oracle_rate"] - baseline
+        out["strong_position"] = round((out["strong_rate"] - baseline) / margin, 3) if margin else None
     return json.dumps(out)
 
 
