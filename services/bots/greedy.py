@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from services.rules.actions import BURN, CHALLENGE, CHALLENGE_WILD, CHOOSE, DOUBLE, DRAW, PLAY, QUICK, Action
-from services.rules.cards import R7, WILD, Card, Suit, rank, suit
+from services.rules.cards import R7, RANKS, SUITS, WILD, Card, Suit, suit
 from services.rules.rulesets import Ruleset
 
 GOES_OUT = 10_000.0  # the preference of an action that empties the hand
@@ -33,17 +33,17 @@ GOES_OUT = 10_000.0  # the preference of an action that empties the hand
 
 def suit_counts(rs: Ruleset, hand: Iterable[Card]) -> list[int]:
     """How many cards of each suit (colour) the hand holds, Jacks and wilds left out."""
-    chooses = rs.chooses
+    chooses, suits = rs.chooses, SUITS  # table lookups: a rollout counts a hand at every move
     counts = [0, 0, 0, 0]
     for c in hand:
-        if not chooses[c] and suit(c) != WILD:
-            counts[suit(c)] += 1
+        if not chooses[c] and suits[c] != WILD:
+            counts[suits[c]] += 1
     return counts
 
 
 def attack(rs: Ruleset, card: Card) -> int:
     """A bonus for cards that hurt an opponent (make them draw or lose a turn)."""
-    r = rank(card)
+    r = RANKS[card]
     if r == R7 and not rs.seven_draws:  # a plain 7 (seven_draws: 0) hurts nobody
         return 0
     return rs.attacks.get(r, 0)
@@ -98,5 +98,6 @@ def _play(rs: Ruleset, a: Action, hand: int, counts: list[int], follow: Suit) ->
         if rs.challengeable(card):
             value += -25.0 if follow >= 0 and counts[follow] else 10.0
         return value
-    same_suit = counts[suit(card)] - 1 if suit(card) != WILD else 0
+    s = SUITS[card]
+    same_suit = counts[s] - 1 if s != WILD else 0
     return 100.0 + extra + rs.points[card] + attack(rs, card) + 2 * same_suit

@@ -123,6 +123,11 @@ def greedy_action(s: State, seat: Seat, rng: random.Random, kinds: frozenset[str
     A wild draw four is judged from what ``seat`` could know in that world: the cards
     outside its hand and the pile.
     """
+    acts = list(legal_actions(s, seat))
+    if kinds is not None:
+        acts = [a for a in acts if a.kind in kinds]
+    if len(acts) <= 1:  # forced (a rollout's draws mostly): nothing to weigh
+        return acts[0] if acts else None
     rs = s.rs
     hand = s.hands[seat]
     counts = greedy.suit_counts(rs, hand)
@@ -131,9 +136,7 @@ def greedy_action(s: State, seat: Seat, rng: random.Random, kinds: frozenset[str
     best_value = -1.0
     ties = 0
     prev: Action | None = None
-    for a in legal_actions(s, seat):
-        if kinds is not None and a.kind not in kinds:
-            continue
+    for a in acts:
         if (a.announce is None and prev is not None and prev.announce is not None and prev[:4] == a[:4]
                 and prev.card2 == a.card2):
             continue  # the same action without its call, which follows it
