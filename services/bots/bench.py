@@ -33,6 +33,7 @@ True
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import math
 import multiprocessing
@@ -122,9 +123,7 @@ def _ismcts(ruleset: str, players: int, ms: float) -> Anchor:
                             "run `make bench-bots`, which installs it into .venv") from None
     if str(BENCH_DIR) not in sys.path:
         sys.path.insert(0, str(BENCH_DIR))
-    from ismcts_anchor import IsmctsAnchor  # type: ignore[import-not-found]
-
-    anchor: Anchor = IsmctsAnchor(ruleset, players, ms)
+    anchor: Anchor = importlib.import_module("ismcts_anchor").IsmctsAnchor(ruleset, players, ms)
     return anchor
 
 
