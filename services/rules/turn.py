@@ -23,7 +23,7 @@ def playable_now(s: State, seat: Seat) -> list[Card]:
         cards = rs.playable_cards(s, set(s.hands[seat]))
     elif phase is DRAWN:
         c = s.drawn_card
-        cards = rs.playable_cards(s, (c,)) if c >= 0 else []
+        cards = [c] if c >= 0 and rs.playable(s, c) else []
     elif phase is BOUNCE:
         cards = [c for c in set(s.hands[seat]) if rank(c) == R8]
     else:

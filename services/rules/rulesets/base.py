@@ -136,7 +136,10 @@ class Ruleset:
     # --- play -----------------------------------------------------------------------
 
     def playable(self, s: State, card: Card) -> bool:
-        return bool(self.playable_cards(s, (card,)))
+        """``playable_cards`` of one card (after a draw: the card drawn), without a list."""
+        if s.pending:
+            return bool(self.answers(s, (card,)))
+        return self.follows[s.follow][s.discard[-1]][card]
 
     def playable_cards(self, s: State, cards: Iterable[Card]) -> list[Card]:
         """Those of ``cards`` that may be played on the table as it is (a normal turn)."""
