@@ -35,6 +35,7 @@ from services.table.store import SUBJECTS, EventStore, previous_seq
 FOLDED = 2000  # tables kept folded between their batches
 log = logging.getLogger("maumau.bots")
 DURABLE = "bots"
+AGAIN_SECONDS = 1.0  # a command the table service could not store now (a stream electing its leader) is sent again
 
 
 @dataclass
@@ -134,6 +135,10 @@ class BotsService:
                 reply = await send(self.nc, cmd)
                 if reply.WhichOneof("result") == "done":
                     self.sent += 1
+                elif reply.refusal.code == "unavailable":  # "send it again": acknowledged, the turn was lost for good
+                    log.warning("bot %s: unavailable; the batch will come again", cmd.command_id)
+                    await msg.nak(delay=AGAIN_SECONDS)
+                    return
                 else:
                     log.info("bot %s: %s", cmd.command_id, reply.refusal.code)
             await msg.ack()
