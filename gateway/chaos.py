@@ -97,9 +97,10 @@ class Record:
     last: dict[str, int] = field(default_factory=dict)  # table: its stream's last sequence
 
 
-async def _check_streams(nats_url: str, tables: list[Table], tally: Tally) -> Record:
+async def check_streams(nats_url: str, tables: list[Table], tally: Tally) -> Record:
+    """The tables' streams against what their players were told was stored (``tally.acked``)."""
     record = Record()
-    nc = await nats.connect(nats_url)
+    nc = await nats.connect(nats_url.split(","))  # one server, or a cluster's
     try:
         store = EventStore(nc.jetstream())
         folding = repository.tables(store, cache_size=0)
@@ -119,7 +120,7 @@ async def _check_streams(nats_url: str, tables: list[Table], tally: Tally) -> Re
     return record
 
 
-async def _projections_behind(database_url: str, last: dict[str, int], seconds: float) -> int:
+async def projections_behind(database_url: str, last: dict[str, int], seconds: float) -> int:
     """Tables whose projected sequence has not reached their stream's, once the projector had ``seconds``."""
     db = engine(database_url)
     try:
@@ -169,8 +170,8 @@ async def chaos(seconds: float, seed: int, tables: int, rate: float,
             await faults.inject(children, time.perf_counter() + seconds)
             result, played = await playing
             ready = await _all_ready(children, RECOVERY_SECONDS)
-            record = await _check_streams(addresses["nats_url"], played, tally)
-            behind = await _projections_behind(addresses["database_url"], record.last, RECOVERY_SECONDS)
+            record = await check_streams(addresses["nats_url"], played, tally)
+            behind = await projections_behind(addresses["database_url"], record.last, RECOVERY_SECONDS)
             playable = await _still_playable(http, url, played, tally)
             restarts = {c.name: c.restarts for c in children if c.restarts}
     errors = sum(result["refusals"].values()) + sum(result["errors"].values()) + result["timeouts"]
