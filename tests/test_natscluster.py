@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from nats.aio.client import Client as NATS
 from nats.errors import Error as NatsError
+from nats.js.api import AckPolicy, ConsumerConfig
 
 from maumau.v1 import events_pb2
 from services.runtime import natscluster
@@ -55,15 +56,28 @@ async def _replicas_current(nc: NATS, stream: str, n: int) -> None:
     raise AssertionError(f"{stream} never had {n} current replicas")
 
 
-async def test_a_stream_made_with_one_replica_gets_three_and_outlives_its_leaders_kill(
+async def _consumer_copies(nc: NATS, stream: str, durable: str) -> int:
+    """How many servers keep the durable consumer, once it has as many as its stream (or after 30 s)."""
+    for _ in range(300):
+        cluster = (await nc.jetstream().consumer_info(stream, durable)).cluster
+        copies = 1 + len(cluster.replicas or []) if cluster is not None else 1
+        if copies == 3:
+            break
+        await asyncio.sleep(0.1)
+    return copies
+
+
+async def test_a_stream_made_with_one_replica_gets_three_its_consumer_too_and_outlives_its_leaders_kill(
         nats_cluster: JetStreamCluster) -> None:
     nc = await connect(nats_cluster.url, "test")  # the comma-separated list, as the services get it
     try:
         js = nc.jetstream()
         await EventStore(js, replicas=1).ensure_stream()  # a deployment from before the cluster had replicas
         before = await _append(EventStore(js), "t1", 0, "c1")
+        await js.add_consumer(STREAM, ConsumerConfig(durable_name="reader", ack_policy=AckPolicy.EXPLICIT))
         await EventStore(js, replicas=3).ensure_stream()  # its services started again with MAUMAU_STREAM_REPLICAS=3
         await _replicas_current(nc, STREAM, 3)
+        reader = await _consumer_copies(nc, STREAM, "reader")
         leader = await nats_cluster.leader(js, STREAM)
         await asyncio.to_thread(leader.kill)
         elected = await nats_cluster.leader(js, STREAM)  # no answer at all until the others elect one
@@ -72,7 +86,7 @@ async def test_a_stream_made_with_one_replica_gets_three_and_outlives_its_leader
         config = (await js.stream_info(STREAM)).config
     finally:
         await nc.close()
-    assert config.num_replicas == 3 and elected is not leader
+    assert config.num_replicas == 3 and elected is not leader and reader == 3  # the consumer follows its stream
     assert [(s.seq, s.batch.events[0].command_id) for s in stored] == [(before, "c1"), (after, "c2")]
 
 
