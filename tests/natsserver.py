@@ -10,10 +10,12 @@ storage directory**, so ``server.url`` never changes and every acknowledged mess
 The conftest fixtures ``nats_server`` and ``nats_url`` wrap it.
 
 ``jetstream_cluster(n)`` yields a :class:`JetStreamCluster`: ``n`` process servers routed into one
-JetStream cluster (``services/runtime/natscluster.py`` writes their configurations), its meta leader
-elected; ``cluster.url`` lists every client URL (``NATS_URL``'s form), ``cluster.server("nats2")`` is
-one :class:`ClusterMember`, a process server like the others: ``kill()`` and ``start()`` keep its
-ports and its storage. The conftest fixture ``nats_cluster`` wraps a cluster of three.
+JetStream cluster (``services/runtime/natscluster.py`` writes their configurations), each healthy
+(its ``/healthz``: the meta leader elected and known); ``cluster.url`` lists every client URL
+(``NATS_URL``'s form), ``cluster.server("nats2")`` is one :class:`ClusterMember`, a process server
+like the others: ``kill()`` and ``start()`` keep its ports and its storage; ``cluster.leader(js,
+stream)`` is the member leading a stream now. The conftest fixture ``nats_cluster`` wraps a cluster
+of three.
 
 Two backends behave the same:
 
@@ -49,7 +51,6 @@ import asyncio
 import contextlib
 import functools
 import hashlib
-import json
 import os
 import shutil
 import signal
@@ -296,17 +297,8 @@ class ClusterMember(ProcessServer):
     def command(self) -> list[str]:
         return self.planned.argv(self.binary)
 
-    def meta_leader(self) -> str | None:
-        """The cluster's meta leader as this server knows it (its monitoring ``/jsz``), None while there is none."""
-        try:
-            with urllib.request.urlopen(f"{self.planned.monitor_url}/jsz", timeout=2) as reply:
-                meta = json.load(reply).get("meta_cluster") or {}
-        except OSError:
-            return None
-        return meta.get("leader") or None
-
     def healthy(self) -> bool:
-        """Whether its ``/healthz`` says 200: it runs, and its streams and consumers have caught up with the others."""
+        """Whether its ``/healthz`` says 200: it knows the meta leader, its streams and consumers have caught up."""
         try:
             with urllib.request.urlopen(f"{self.planned.monitor_url}/healthz", timeout=2) as reply:
                 return bool(reply.status == 200)
@@ -346,19 +338,11 @@ class JetStreamCluster:
         raise RuntimeError(f"{stream} had no leader for {START_TIMEOUT:.0f} s")
 
     def start(self) -> None:
-        """Start every server, and wait until the running ones agree on a meta leader (JetStream answers then)."""
+        """Start every server, and wait until each is healthy: a stream of three replicas can be made then."""
         for server in self.servers:
             server.start()
-        self.wait_for_meta_leader()
-
-    def wait_for_meta_leader(self) -> str:
-        deadline = time.monotonic() + START_TIMEOUT
-        while time.monotonic() < deadline:
-            leaders = {s.meta_leader() for s in self.servers if s.running}
-            if len(leaders) == 1 and (leader := leaders.pop()) is not None:
-                return leader
-            time.sleep(0.1)
-        raise RuntimeError(f"the cluster at {self.url} elected no meta leader in {START_TIMEOUT:.0f} s")
+        for server in self.servers:
+            server.wait_healthy()
 
     def close(self) -> None:
         try:
