@@ -3,7 +3,8 @@
 Each child's output is prefixed with its name; the platform's addresses are printed and
 written to ``.data/run.json`` once every service answers. A child that dies is started
 again, with the same arguments and ports, after a back-off; only Ctrl-C (or SIGTERM) stops
-them all, last started first (docs/reliability.md).
+them all, last started first (docs/reliability.md). With ``--cluster N`` NATS is N servers of
+one JetStream cluster (``services/runtime/natscluster.py``; docs/operations.md).
 """
 
 from __future__ import annotations
