@@ -8,7 +8,7 @@ from collections import Counter
 from services.rules.cards import FRENCH
 from services.rules.decider import RoundDealt, deal, decide, evolve, verify_deal
 from services.rules.engine import legal_actions, new_match
-from services.rules.shuffle import choice_index, commitment, shuffled
+from services.rules.shuffle import _below, choice_index, commitment, shuffled
 
 SEED = "a1" * 32
 
@@ -72,6 +72,42 @@ def test_shuffles_are_close_to_uniform() -> None:
     assert all(600 < n < 900 for n in positions.values()), positions  # 750 expected each
     picks = Counter(choice_index(3, hashlib.sha256(str(i).encode()).hexdigest(), "first") for i in range(3000))
     assert all(850 < n < 1150 for n in picks.values())
+
+
+def _reference(items: list[int], seed: str, label: str) -> list[int]:
+    """docs/shuffle.md read literally: SHA-256 of seed, label and counter, 32-bit words, rejection, Fisher-Yates."""
+    words: list[int] = []
+    block = 0
+
+    def below(n: int) -> int:
+        nonlocal block
+        while True:
+            if not words:
+                digest = hashlib.sha256(bytes.fromhex(seed) + f"|{label}|".encode() + block.to_bytes(8, "big")).digest()
+                words.extend(int.from_bytes(digest[k:k + 4], "big") for k in range(0, 32, 4))
+                block += 1
+            w = words.pop(0)
+            if w < 2**32 - 2**32 % n:
+                return w % n
+
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        j = below(i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def test_shuffles_are_the_documented_ones() -> None:
+    for i in range(200):
+        seed = hashlib.sha256(str(i).encode()).hexdigest()
+        items = list(range(i % 110))
+        assert shuffled(items, seed, f"reshuffle:{i}") == _reference(items, seed, f"reshuffle:{i}")
+    assert shuffled(list(range(8)), SEED, "deal") == [4, 6, 5, 0, 1, 3, 7, 2]  # as before issue 18
+
+
+def test_a_word_at_or_above_the_last_whole_multiple_is_drawn_again() -> None:
+    assert _below(iter([2**32 - 1, 7]), 3) == 1  # 2**32 % 3 == 1: the top word would favour 0
+    assert _below(iter([2**32 - 2, 7]), 3) == (2**32 - 2) % 3
 
 
 def test_card_names_round_trip() -> None:
