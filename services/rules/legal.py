@@ -40,7 +40,7 @@ def legal_list(s: State, seat: Seat) -> list[Action]:
     if s.mau_offender >= 0 and seat != s.mau_offender and (
         (mode := rs.announce_mode) == CHALLENGE_MODE or (mode == NEXT_PLAYER and seat == s.mau_guard)
     ):
-        out.append(Action(CHALLENGE, seat, target=s.mau_offender))
+        out.append(_new(Action, (CHALLENGE, seat, -1, -1, None, s.mau_offender, -1)))
     burns = rs.has_burns
     top = s.discard[-1]
     if burns and seat != s.turn and top in hand and (
