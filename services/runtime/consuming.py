@@ -80,7 +80,7 @@ async def consume(js: JetStreamContext, stream: str, config: ConsumerConfig, han
                 while True:
                     try:
                         msgs = await psub.fetch(size, timeout=1)
-                    except NatsTimeout:
+                    except (NatsTimeout, TimeoutError):  # nothing came within the second (either kind is raised)
                         continue
                     with tracing.linked(f"{durable} batch", (m.headers for m in msgs),
                                         {"messaging.consumer.name": durable,
@@ -93,7 +93,7 @@ async def consume(js: JetStreamContext, stream: str, config: ConsumerConfig, han
                     if len(msgs) < size and linger:
                         await asyncio.sleep(linger)
             except (NatsError, OSError) as e:
-                log.warning("%s paused reading the stream (%s); resuming", durable, e or type(e).__name__)
+                log.warning("%s paused reading the stream (%s: %s); resuming", durable, type(e).__name__, e)
                 await asyncio.sleep(0.5)
     finally:
         monitor.cancel()
