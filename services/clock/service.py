@@ -1,11 +1,15 @@
 """The clock service: timers derived from the stream, kept in a JetStream key-value bucket, fired as commands.
 
 Replicas share the work of reading the stream (one durable pull consumer, ``clock``):
-after each batch the table's running timers are written to the ``CLOCK`` bucket under
-the table's id, only ever moving forward in stream sequence. Every replica watches the
-whole bucket and fires what is due as a command whose id names the timer, so a timer
-fired by two replicas is stored once, and a timer the table has moved past is refused as
-stale. A restarted replica finds every pending timer in the bucket.
+after a batch, the table's running timers are written to the ``CLOCK`` bucket under the
+table's id, only ever moving forward in stream sequence — but only when the bucket's timers
+would fire later than the table's or not at all (a timer kind started or stopped, a due time
+brought forward). A move usually only pushes the timers later, so the bucket keeps the
+earlier ones: no write per move. Every replica watches the whole bucket and fires what is due
+as a command whose id names the timer, so a timer fired by two replicas is stored once. A
+timer that comes early (the table moved since: stale, not due, not expired) sets the table's
+timers again from the table as it stands. A restarted replica finds every pending timer in
+the bucket.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ log = logging.getLogger("maumau.clock")
 BUCKET = "CLOCK"
 DURABLE = "clock"
 RETRY = 1.0  # seconds before a timer the table called early is tried again
+EARLY = frozenset({"stale_timer", "not_due", "not_expired"})  # the table moved since the timer was set
 
 
 def _encode(seq: int, pending: list[Timer]) -> bytes:
@@ -79,7 +84,7 @@ class ClockService:
         """Read the stream, watch the bucket and fire timers until cancelled."""
         kv = await self.bucket()
         marks = await presence.bucket(self.js, self.replicas)
-        await asyncio.gather(self._consume(kv), self._watch(kv), self._fire(),
+        await asyncio.gather(self._consume(kv), self._watch(kv), self._fire(kv),
                              presence.follow(self.nc, marks, self._playing, self.folder.get, self.durations.solo,
                                              self.now))
 
@@ -94,8 +99,9 @@ class ClockService:
                 latest[table_id] = await self.folder.after(table_id, msg.metadata.sequence.stream,
                                                            events_pb2.EventBatch.FromString(msg.data),
                                                            previous_seq(msg.headers))
-            await asyncio.gather(*(self._record(kv, table_id, t.seq, timers(t, self.durations))
-                                   for table_id, t in latest.items()))
+            running = {table_id: timers(t, self.durations) for table_id, t in latest.items()}
+            await asyncio.gather(*(self._record(kv, table_id, latest[table_id].seq, now)
+                                   for table_id, now in running.items() if not self._kept(table_id, now)))
             for msg in msgs:
                 await msg.ack()
 
@@ -105,6 +111,19 @@ class ClockService:
         """The tables whose people's presence matters: a match in play (its absence or turn timer runs)."""
         return [table_id for table_id, running in self.pending.items()
                 if any(x.kind in ("turn", "absence") for x in running)]
+
+    def _kept(self, table_id: str, running: list[Timer]) -> bool:
+        """Whether the bucket's timers of the table may stay: the same kinds, none due later than the table's.
+
+        Not when one is due already (a seat in automatic mode is played at once, not after a round trip).
+        """
+        stored = self.pending.get(table_id)
+        if stored is None or sorted(x.kind for x in stored) != sorted(x.kind for x in running):
+            return False
+        if any(x.due <= self.now() for x in running):
+            return False
+        due = {x.kind: x.due for x in stored}
+        return all(due[x.kind] <= x.due for x in running)
 
     async def _record(self, kv: KeyValue, table_id: str, seq: int, running: list[Timer]) -> None:
         """Write the table's timers unless the bucket already holds a later state of the table."""
@@ -145,7 +164,7 @@ class ClockService:
                 log.warning("clock paused watching timers (%s); resuming", e or type(e).__name__)
                 await asyncio.sleep(0.5)
 
-    async def _fire(self) -> None:
+    async def _fire(self, kv: KeyValue) -> None:
         while True:
             due = [x for xs in self.pending.values() for x in xs]
             metrics.TIMERS_PENDING.set(len(due))
@@ -157,9 +176,9 @@ class ClockService:
                     await asyncio.wait_for(self.changed.wait(), min(wait, 60.0))
                 continue
             now = self.now()
-            await asyncio.gather(*(self._fire_one(x) for x in due if x.due <= now))
+            await asyncio.gather(*(self._fire_one(kv, x) for x in due if x.due <= now))
 
-    async def _fire_one(self, timer: Timer) -> None:
+    async def _fire_one(self, kv: KeyValue, timer: Timer) -> None:
         logs.TABLE_ID.set(timer.table_id)  # a task of its own (gather): its log lines name the table
         try:
             reply = await send(self.nc, timer.command())
@@ -170,12 +189,34 @@ class ClockService:
             return
         code = reply.refusal.code if reply.WhichOneof("result") == "refusal" else "done"
         metrics.TIMERS_FIRED.labels(timer.kind, metrics.code(code)).inc()
-        if code in ("not_due", "unavailable"):
+        if code == "unavailable":
             self._postpone(timer)
+            return
+        if code in EARLY:
+            await self._set_again(kv, timer)
             return
         self.fired += code == "done"
         log.info("timer %s: %s", timer.command_id, code)
         self._drop(timer)
+
+    async def _set_again(self, kv: KeyValue, early: Timer) -> None:
+        """The table's timers from the table as it stands, after ``early`` came before its time.
+
+        The same timer again (same kind, same sequence: the table's clock is a little behind
+        this one) is tried after ``RETRY`` seconds.
+        """
+        try:
+            t = await self.folder.get(early.table_id)
+        except (NatsError, OSError) as e:
+            log.warning("timer %s not set again (%s); trying later", early.command_id, e or type(e).__name__)
+            self._postpone(early)
+            return
+        running = timers(t, self.durations)
+        if any(x.kind == early.kind and x.seq == early.seq for x in running):
+            self._postpone(early)
+            return
+        self._drop(early)
+        await self._record(kv, early.table_id, t.seq, running)
 
     def _drop(self, timer: Timer) -> None:
         running = self.pending.get(timer.table_id, [])

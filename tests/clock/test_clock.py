@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import uuid
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
+
+from nats.js.errors import KeyNotFoundError
+from nats.js.kv import KeyValue
 
 from maumau.v1 import table_pb2
 from services.clock.service import ClockService, _decode
@@ -31,6 +35,16 @@ async def _until(p: Platform, table_id: str, check: Callable[[Table], bool], sec
             return t
         await asyncio.sleep(0.05)
     raise AssertionError(f"table {table_id} never got there: {t.status}")
+
+
+async def _recorded(bucket: KeyValue, table_id: str, seq: int) -> int:
+    """The table's sequence the clock's bucket holds timers of, once it is ``seq`` or later."""
+    for _ in range(100):
+        with contextlib.suppress(KeyNotFoundError):
+            if (held := _decode(table_id, (await bucket.get(table_id)).value or b"")[0]) >= seq:
+                return held
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the timers of {table_id} at {seq} were not recorded")
 
 
 async def _two_humans(p: Platform, **options: object) -> str:
@@ -125,3 +139,26 @@ async def test_an_automatic_seat_is_played_at_once(nats_url: str) -> None:
         stored = await p.store.read(tid, chosen.seq)
     assert moved.auto == {me} and stored[0].batch.events[0].actor == "clock"
     assert stored[0].batch.events[0].time.ToNanoseconds() / 1e9 - chosen.last_move < 3.0
+
+
+async def test_moves_leave_the_bucket_alone_and_the_absence_still_counts_from_the_last_move(nats_url: str) -> None:
+    absence = 2.0
+    settings = Settings(absence_seconds=absence, expiry_seconds=60.0)
+    async with platform(nats_url, settings=settings, real_time=True) as p, \
+            running(nats_url, lambda nc: ClockService(nc, Durations(absence=absence, expiry=60.0))):
+        tid = await _two_humans(p)
+        bucket = await p.client.jetstream().key_value("CLOCK")
+        first = await _recorded(bucket, tid, (await p.table(tid)).seq)
+        for _ in range(3):  # well within the absence: the bucket's timers are not yet due
+            await asyncio.sleep(0.15)
+            reply = await p.play_one(tid)
+            assert reply.WhichOneof("result") == "done"
+        moved = await p.table(tid)
+        await asyncio.sleep(0.3)  # the clock has read the moves
+        kept = _decode(tid, (await bucket.get(tid)).value or b"")[0]
+        noticed = await _until(p, tid, lambda t: t.absent_seat >= 0)
+        stored = await p.store.read(tid, moved.seq)
+    assert kept == first  # the moves wrote nothing: the bucket's timers were due earlier
+    noticed_event = stored[-1].batch.events[0]
+    assert noticed_event.type == "AbsenceNoticed" and noticed.seq > moved.seq
+    assert noticed_event.time.ToNanoseconds() / 1e9 - moved.last_move >= absence
