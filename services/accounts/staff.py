@@ -17,6 +17,7 @@ from maumau.v1 import accounts_pb2
 from services.accounts.client import send
 from services.accounts.names import name_key
 from services.accounts.store import AccountStore
+from services.runtime.lifecycle import servers
 
 
 async def set_staff(nc: NATS, name: str, staff: bool) -> accounts_pb2.AccountReply:
@@ -30,7 +31,7 @@ async def set_staff(nc: NATS, name: str, staff: bool) -> accounts_pb2.AccountRep
 
 
 async def staff_command(nats_url: str, name: str, staff: bool, out: TextIO) -> int:
-    nc = await nats.connect(nats_url)
+    nc = await nats.connect(servers(nats_url))
     try:
         reply = await set_staff(nc, name, staff)
     finally:

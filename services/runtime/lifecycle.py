@@ -58,6 +58,15 @@ def setup_logging(name: str, level: str | None = None) -> None:
     logs.setup(name, level or settings.log_level, settings.log_format)
 
 
+def servers(url: str) -> list[str]:
+    """The servers a ``NATS_URL`` names: one, or several comma-separated (a cluster), as nats-py takes them.
+
+    >>> servers("nats://a:4222, nats://b:4222")
+    ['nats://a:4222', 'nats://b:4222']
+    """
+    return [u.strip() for u in url.split(",") if u.strip()]
+
+
 async def connect(url: str, name: str) -> NATS:
     """A NATS connection that keeps reconnecting (the server may restart under us), once JetStream answers.
 
@@ -75,7 +84,7 @@ async def connect(url: str, name: str) -> NATS:
     async def reconnected() -> None:
         log.info("nats: reconnected")
 
-    nc = await nats.connect(url.split(","), name=name, max_reconnect_attempts=-1, reconnect_time_wait=0.5,
+    nc = await nats.connect(servers(url), name=name, max_reconnect_attempts=-1, reconnect_time_wait=0.5,
                             error_cb=error, disconnected_cb=disconnected, reconnected_cb=reconnected)
     await _jetstream_answers(nc, log)
     return nc

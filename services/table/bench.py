@@ -33,6 +33,7 @@ from services.rules.engine import legal_actions
 from services.rules.wire import action_to_pb
 from services.runtime import subjects
 from services.runtime.cputime import CpuMeter, pids
+from services.runtime.lifecycle import servers
 from services.table import repository
 from services.table.client import send
 from services.table.domain import Table
@@ -133,7 +134,7 @@ async def drive(nats_url: str, tables: int, seconds: float, seed: int, rate: flo
                 processes: dict[str, int] | None = None) -> dict[str, Any]:
     """Play ``tables`` random games through the table service; with ``processes`` (name: pid, when the
     platform runs here) also the CPU milliseconds each spent per command (the bench itself as ``client``)."""
-    nc = await nats.connect(nats_url)
+    nc = await nats.connect(servers(nats_url))
     mirrors: dict[str, Mirror] = {}
     folding = repository.tables(EventStore(nc.jetstream()), cache_size=0)
 

@@ -39,6 +39,7 @@ from services.rules.engine import legal_actions
 from services.rules.wire import action_to_pb
 from services.runtime import subjects
 from services.runtime.direct import read_subjects
+from services.runtime.lifecycle import servers
 from services.table.client import send
 from services.table.domain import Status, Table
 from services.table.repository import Repository, tables
@@ -106,7 +107,7 @@ def _verify_tables(share: list[tuple[str, list[Record]]]) -> tuple[bool, int]:
 
 async def _read_tables(nats_url: str, ids: list[str]) -> dict[str, list[Record]]:
     """Every stored batch of the tables ``ids``, by table, read in one pass over the stream."""
-    nc = await nats.connect(nats_url)
+    nc = await nats.connect(servers(nats_url))
     try:
         stored = await read_subjects(nc.jetstream(), STREAM, subjects.TABLE_EVENTS, batch=READ_BATCH)
     finally:
@@ -126,7 +127,7 @@ async def _run_in(pool: ProcessPoolExecutor, workers: int, read: dict[str, list[
 
 
 async def drive(nats_url: str, tables_count: int, events: int, seed: int) -> dict[str, object]:
-    nc = await nats.connect(nats_url)
+    nc = await nats.connect(servers(nats_url))
     rng = random.Random(seed)
     ids = [f"replay{seed}x{uuid.uuid4().hex[:8]}x{i}" for i in range(tables_count)]
     workers = os.cpu_count() or 1
