@@ -410,3 +410,10 @@ def test_rendered_dev_runs_one_nats_server_without_routes() -> None:
     (config,) = _mounted_config_maps(nats)
     conf = _rendered_of_kind("dev", "ConfigMap")[config]["data"]["nats.conf"]
     assert nats["spec"]["replicas"] == 1 and "routes" not in conf and not re.search(r"^cluster\s*\{", conf, re.M)
+
+
+@needs_kubectl
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_rendered_projector_is_one_writer_never_two(overlay: str) -> None:
+    projector = _rendered_of_kind(overlay, "Deployment")["projector"]
+    assert projector["spec"]["replicas"] == 1 and projector["spec"]["strategy"] == {"type": "Recreate"}
