@@ -17,19 +17,9 @@ from services.runtime import subjects
 from services.table.projections import directory, engine, partition_position, position
 from services.table.store import stream_of
 from services.up import running_platform
+from tests.bot_tables import bot_table
 
 TABLES = 9  # nine random addresses leave a partition empty once in 3 × (2/3)⁹ ≈ 8 %: retried below
-
-
-async def _bot_table(http: aiohttp.ClientSession, url: str, auth: dict[str, str]) -> str:
-    async with http.post(f"{url}/api/tables", json={"ruleset": "classic32", "seats": 3, "watch": True},
-                         headers=auth) as r:
-        assert r.status == 201, await r.text()
-        table_id = str((await r.json())["table_id"])
-    for path in ("bots", "start"):
-        async with http.post(f"{url}/api/tables/{table_id}/{path}", json={}, headers=auth) as r:
-            assert r.status == 200, await r.text()
-    return table_id
 
 
 async def _status(http: aiohttp.ClientSession, url: str, table_id: str) -> dict[str, Any]:
@@ -46,7 +36,7 @@ async def test_bot_tables_in_three_partitions_play_to_their_end_and_are_projecte
         auth = {"Authorization": f"Bearer {await new_session(http, url, 'Vera')}"}
         ids: list[str] = []
         while len({subjects.table_partition(t) for t in ids}) < 3 or len(ids) < TABLES:
-            ids.append(await _bot_table(http, url, auth))
+            ids.append(await bot_table(http, url, auth))
         for _ in range(1200):
             statuses = [(await _status(http, url, t))["status"] for t in ids]
             if all(s == "over" for s in statuses):

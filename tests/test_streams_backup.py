@@ -30,6 +30,7 @@ from services.table.projections import engine, migrate, partition_position, posi
 from services.table.projector import Projector, reset
 from services.table.store import EventStore, partition_of_stream
 from services.up import running_platform
+from tests.bot_tables import bot_table
 from tests.natsserver import JetStreamCluster, JetStreamServer, jetstream_server
 from tests.service_task import running
 from tests.table.harness import platform
@@ -38,17 +39,6 @@ from tests.table.test_projections import _dump
 Message = tuple[int, str, dict[str, str] | None, bytes]
 SETTINGS = {**unlimited(), "MAUMAU_STREAM_PARTITIONS": "2", "MAUMAU_BOT_THINK_SECONDS": "0.05",
             "MAUMAU_BOT_BUDGET_MS": "5"}
-
-
-async def _bot_table(http: aiohttp.ClientSession, url: str, auth: dict[str, str]) -> str:
-    async with http.post(f"{url}/api/tables", json={"ruleset": "classic32", "seats": 3, "watch": True},
-                           headers=auth) as r:
-        assert r.status == 201, await r.text()
-        table_id = str((await r.json())["table_id"])
-    for path in ("bots", "start"):
-        async with http.post(f"{url}/api/tables/{table_id}/{path}", json={}, headers=auth) as r:
-            assert r.status == 200, await r.text()
-    return table_id
 
 
 async def _play(url: str) -> list[str]:
@@ -60,7 +50,7 @@ async def _play(url: str) -> list[str]:
             assert r.status == 201, await r.text()
         ids: list[str] = []
         while len({subjects.table_partition(t) for t in ids}) < 2 or len(ids) < 3:
-            ids.append(await _bot_table(http, url, auth))
+            ids.append(await bot_table(http, url, auth))
         for _ in range(1200):
             statuses = []
             for t in ids:
