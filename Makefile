@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The bots' benchmark anchor installed (see its rule below); defined before the rules that need it.
+ANCHOR := $(VENV)/.anchor
 PROTO_SRC := $(wildcard proto/maumau/v1/*.proto)
 PROTO_OUT := $(PROTO_SRC:.proto=_pb2.py)
 
@@ -58,7 +60,6 @@ bench: setup .venv-bench/.installed
 # The bots' benchmark anchor, OpenSpiel's ISMCTS, is the project's `anchor` extra, installed into .venv
 # (with numpy and scipy: 230 MB installed, seconds from pip's cache): `maumau bench bots --anchor ismcts`
 # and its tests need it.
-ANCHOR := $(VENV)/.anchor
 $(ANCHOR): pyproject.toml $(STAMP)
 	$(BIN)/pip install -q -e '.[dev,anchor]'
 	touch $@
