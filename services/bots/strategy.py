@@ -3,12 +3,14 @@
 * ``weak`` (Luna): a beginner — any legal action at random, but always with the call a play
   needs ("Os robôs sempre dizem").
 * ``medium`` (Tito): greedy — challenge, burn, double, play (high points and attacks first,
-  Jacks and wilds last, the suit it holds most of), draw only when nothing fits.
+  Jacks and wilds last, the suit it holds most of), draw only when nothing fits
+  (``greedy.preference``).
 * ``strong`` (Carmen): search — samples the unseen cards into the other hands and the
   stock, plays every one of her actions (each suit or colour choice, keeping a drawn card,
   a burn's continuation) in each sample, and the round on to its end with everyone playing
-  like Tito (``worlds``); keeps the action that wins most often. She thinks only where
-  there is a choice: a single action, a challenge or going out is played at once.
+  like Tito (``worlds``); plays what Tito would unless another action wins more often
+  beyond the samples' noise. She thinks only where there is a choice: a single action, a
+  challenge or going out is played at once.
 
 Every personality announces, and takes an injected ``random.Random``. Out of turn (a
 challenge, a quick action, an opening burn) ``decide_out_of_turn`` answers.
