@@ -36,6 +36,7 @@ from gateway.chaos import check_streams, projections_behind
 from gateway.loadclient import Tally
 from gateway.loadtest import Table
 from maumau.v1 import table_pb2
+from services.bots.service import DURABLE as BOTS
 from services.rules.wire import option_to_pb
 from services.runtime.lifecycle import connect
 from services.runtime.subjects import table_command
@@ -137,8 +138,15 @@ async def _played_out(store: EventStore, table_ids: list[str]) -> dict[str, list
                     waiting.discard(table_id)
         await asyncio.sleep(0.5)
     stuck = {t: _where(await folding.get(t)) for t in sorted(waiting)}
-    assert not stuck, f"tables still playing after {FINISH_SECONDS:.0f} s: {stuck}"
+    assert not stuck, f"tables still playing after {FINISH_SECONDS:.0f} s: {stuck}; {await _bots_backlog(store)}"
     return {table_id: await store.read(table_id) for table_id in table_ids}
+
+
+async def _bots_backlog(store: EventStore) -> str:
+    """What the bots' consumer of each TABLES stream holds: not yet delivered, delivered and not acknowledged."""
+    infos = [await store.js.consumer_info(stream, BOTS) for stream, _ in await store.streams()]
+    return ", ".join(f"bots on {i.stream_name}: {i.num_pending} pending, {i.num_ack_pending} unacknowledged"
+                     for i in infos)
 
 
 def _where(t: DomainTable) -> str:
