@@ -33,6 +33,7 @@ from sqlalchemy import select
 
 from gateway.loadclient import Tab, Tally
 from gateway.loadtest import Measure, Plan, Progress, Table, play, play_table, unlimited
+from services.runtime.lifecycle import servers
 from services.table import repository
 from services.table.projections import directory, engine
 from services.table.store import EventStore
@@ -100,7 +101,7 @@ class Record:
 async def check_streams(nats_url: str, tables: list[Table], tally: Tally) -> Record:
     """The tables' streams against what their players were told was stored (``tally.acked``)."""
     record = Record()
-    nc = await nats.connect(nats_url.split(","))  # one server, or a cluster's
+    nc = await nats.connect(servers(nats_url))  # one server, or a cluster's
     try:
         store = EventStore(nc.jetstream())
         folding = repository.tables(store, cache_size=0)
