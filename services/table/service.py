@@ -15,6 +15,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from nats.errors import NoRespondersError
+from nats.errors import TimeoutError as NatsTimeout
+from nats.js.errors import NoStreamResponseError, ServiceUnavailableError
+
 from maumau.v1 import events_pb2, table_pb2
 from services.rules.version import ENGINE_VERSION
 from services.runtime import metrics, tracing
@@ -42,7 +46,9 @@ class Settings:
 @dataclass
 class TableService(CommandService[table_pb2.TableCommand, table_pb2.CommandReply]):
     kind: ClassVar[str] = "table"
-    expected: ClassVar[tuple[type[Exception], ...]] = (RulesUnavailable,)  # while the rules service restarts
+    # while the rules service restarts, or a stream elects a leader (its appends meet no responder or time out)
+    expected: ClassVar[tuple[type[Exception], ...]] = (RulesUnavailable, NoStreamResponseError, ServiceUnavailableError,
+                                                       NoRespondersError, NatsTimeout)
     log: ClassVar[logging.Logger] = logging.getLogger("maumau.table")
     store: EventStore
     rules: Rules
