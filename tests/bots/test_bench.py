@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from services.bots.bench import paired, play_game, wilson
-from services.bots.oracle import oracle
+from services.bots.oracle import oracle, true_values
 from services.rules.decider import deal, evolve
 from services.rules.engine import apply, check, legal_actions, new_match
 
@@ -102,3 +102,15 @@ def test_the_oracle_only_ever_takes_legal_actions(ruleset: str) -> None:
                 apply(s, a)
                 break
         assert s.round_over
+
+
+def test_the_oracle_sees_the_hands_but_not_the_stocks_order() -> None:
+    s0 = new_match("classic52", 4)
+    s = evolve(s0, deal(s0, f"{7:064x}", "t", 0))  # a deal whose first player has eight choices
+    other = s.copy()
+    other.stock.reverse()
+    other.seed = "6" * 64
+    acts = list(legal_actions(s, s.turn))
+    values = [true_values(x, x.turn, acts, random.Random(9), budget_ms=0, max_passes=8) for x in (s, other)]
+    assert len(acts) == 8 and len(set(values[0])) > 1  # the actions' values differ: the search sees something
+    assert values[0] == values[1]  # what it cannot know changes nothing
