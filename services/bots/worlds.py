@@ -55,8 +55,11 @@ class World:
 
 
 def _drawn_card(k: SeatKnowledge) -> Card:
-    """The card this seat drew this turn, as far as it matters: the one its legal plays show."""
-    if k.phase != Phase.DRAWN.word or not k.hand:
+    """The card this seat drew this turn, as far as it matters: the one its legal plays show.
+
+    Another seat's drawn card is one of its hidden cards: ``sample_world`` picks it.
+    """
+    if k.phase != Phase.DRAWN.word or not k.hand or not k.on_turn:
         return -1
     plays = [a.card for a in k.legal if a.kind == PLAY]
     return plays[0] if plays else k.hand[-1]
@@ -101,6 +104,8 @@ def sample_world(k: SeatKnowledge, rng: random.Random, world: World) -> State:
         at += n
     s.stock = pool[at:]
     s.seed = f"{rng.getrandbits(256):064x}"
+    if s.phase is Phase.DRAWN and not k.on_turn and s.hands[k.turn]:
+        s.drawn_card = s.hands[k.turn][-1]  # the seat on turn drew one of its cards this seat has not seen
     if s.pending_kind is Pending.WILD4:
         s.w4_bluff = _was_bluff(s)
     return s

@@ -106,3 +106,20 @@ def test_a_rollout_takes_a_chance_out_of_turn() -> None:
     apply(s, Action(PLAY, 2, FRENCH.parse("QC")))
     apply(s, Action(PLAY, 0, FRENCH.parse("KC")))  # one card left without "Mau": seat 1 and 2 may challenge
     assert out_of_turn(s, random.Random(1)) and len(s.hands[0]) == 3 and s.mau_offender == -1
+
+
+@pytest.mark.parametrize("table", TABLES, ids=table_id)
+def test_a_card_another_seat_drew_is_one_of_its_own_in_the_sampled_world(table: Table) -> None:
+    name, seats, options = table
+    rng, seen = random.Random(4), 0
+    for s in random_states(name, seats, options, 3, seed=21, every=1):
+        if s.round_over or s.drawn_card < 0:
+            continue
+        for seat in range(s.n):
+            if seat == s.turn or not s.active[seat]:
+                continue
+            k = knowledge_from(s, seat)
+            w = sample_world(k, rng, World.prepare(k))
+            assert w.drawn_card in w.hands[s.turn]  # (not this seat's own card: decks may hold twins)
+            seen += 1
+    assert seen  # the rounds had a seat on turn holding a card it drew
