@@ -50,11 +50,14 @@ async def consume_all(js: JetStreamContext, streams: Callable[[], Awaitable[list
                             js, stream, dataclasses.replace(config, filter_subject=subjects), handle,
                             size=size, linger=linger, log=log))
             except (NatsError, OSError, TimeoutError) as e:
-                log.warning("could not list the streams to read (%s); asking again", e or type(e).__name__)
-            done = [t for t in reading.values() if t.done()]
-            if done:
-                await done[0]  # a reader only ends by failing: fail with it
-            await asyncio.sleep(DISCOVER_SECONDS if reading else 0.5)
+                log.warning("could not list the streams to read (%s: %s); asking again", type(e).__name__, e)
+            if not reading:
+                await asyncio.sleep(0.5)
+                continue
+            done, _ = await asyncio.wait(reading.values(), timeout=DISCOVER_SECONDS,
+                                         return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                await task  # a reader only ends by failing: fail with it, at once
     finally:
         for task in reading.values():
             task.cancel()

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
+
 import nats
+import pytest
 from nats.aio.client import Client as NATS
+from nats.aio.msg import Msg
+from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 
 from maumau.v1 import events_pb2
 from services.runtime import subjects
+from services.runtime.consuming import consume_all
 from services.table.store import EventStore
 
 
@@ -75,3 +82,23 @@ async def test_the_live_subject_of_a_partitioned_table_is_its_address_alone(nats
     finally:
         await nc.close()
     assert msg.data == stored.data and msg.headers and msg.headers["Nats-Sequence"] == str(stored.seq)
+
+
+async def test_a_reader_of_every_partition_fails_as_soon_as_one_partitions_reader_does(nats_url: str) -> None:
+    nc = await nats.connect(nats_url)
+    try:
+        store = EventStore(nc.jetstream(), partitions=2)
+        await store.ensure_stream()
+        table_id = next(a for n in range(20) if subjects.table_partition(a := subjects.table_address(f"t{n}", 2)))
+        await store.append(table_id, _batch(0), 0, "c0")
+
+        async def handle(msgs: list[Msg]) -> None:
+            if msgs:
+                raise ValueError("a handler that cannot go on")
+
+        config = ConsumerConfig(durable_name="failing", deliver_policy=DeliverPolicy.ALL, ack_policy=AckPolicy.EXPLICIT)
+        with pytest.raises(ValueError):  # not after the next look for partitions (30 s): at once
+            await asyncio.wait_for(consume_all(nc.jetstream(), store.streams, config, handle, size=10, linger=0,
+                                               log=logging.getLogger("test")), timeout=10)
+    finally:
+        await nc.close()
