@@ -308,8 +308,9 @@ class ClusterMember(ProcessServer):
     def wait_healthy(self) -> None:
         deadline = time.monotonic() + START_TIMEOUT
         while not self.healthy():
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"{self.name} did not catch up with the cluster in {START_TIMEOUT:.0f} s")
+            if not self.running or time.monotonic() > deadline:
+                tail = self.log_path.read_text(errors="replace")[-2000:]
+                raise RuntimeError(f"{self.name} did not catch up with the cluster in {START_TIMEOUT:.0f} s:\n{tail}")
             time.sleep(0.1)
 
 

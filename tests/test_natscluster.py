@@ -37,6 +37,13 @@ def test_each_server_has_its_name_its_ports_its_store_and_routes_to_every_other(
     assert [natscluster.replicas(n) for n in (1, 2, 3, 5)] == [1, 2, 3, 3]
 
 
+def test_a_port_found_free_twice_is_given_to_one_server_only(tmp_path: Path) -> None:
+    # the kernel may hand a port out again
+    repeating = itertools.chain.from_iterable((p, p) for p in itertools.count(42000))
+    servers = natscluster.plan(3, tmp_path, repeating.__next__)
+    assert len({p for s in servers for p in (s.port, s.cluster_port, s.monitor_port)}) == 9
+
+
 async def _append(store: EventStore, table_id: str, expected: int, command_id: str) -> int:
     batch = events_pb2.EventBatch(events=[events_pb2.Event(command_id=command_id)])
     stored, _ = await store.append(table_id, batch, expected, command_id)

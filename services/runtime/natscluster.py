@@ -54,9 +54,23 @@ class ClusterServer:
 
 
 def plan(n: int, data_dir: Path, free_port: Callable[[], int]) -> list[ClusterServer]:
-    """``n`` servers on ports ``free_port`` chooses, each at home in ``data_dir/nats<i>``."""
-    return [ClusterServer(f"nats{i}", free_port(), free_port(), free_port(), (data_dir / f"nats{i}").resolve())
-            for i in range(1, n + 1)]
+    """``n`` servers on ports ``free_port`` chooses, each at home in ``data_dir/nats<i>``.
+
+    Every port differs from every other: a port found free and let go can be found free again
+    by the next call (seen here: a server's route and monitoring ports the same, so it died).
+
+    >>> ports = iter([41000, 41000, 41001, 41002])
+    >>> [s.cluster_port for s in plan(1, Path("/tmp"), ports.__next__)]
+    [41001]
+    """
+    ports: list[int] = []
+    while len(ports) < 3 * n:
+        port = free_port()
+        if port not in ports:
+            ports.append(port)
+    return [ClusterServer(f"nats{i + 1}", ports[3 * i], ports[3 * i + 1], ports[3 * i + 2],
+                          (data_dir / f"nats{i + 1}").resolve())
+            for i in range(n)]
 
 
 def config(server: ClusterServer, servers: Sequence[ClusterServer]) -> str:
