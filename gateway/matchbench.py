@@ -29,7 +29,7 @@ from typing import Any
 import aiohttp
 
 from gateway.loadtest import unlimited
-from services.rankings.bench import loop_seconds
+from services.runtime.machine import loop_seconds
 from services.up import running_platform
 
 NEEDED = {"nats", "rules", "table", "gateway"}  # what a quick match goes through

@@ -157,6 +157,13 @@ def _nats_url(args: argparse.Namespace) -> str:
     return str(args.nats_url or Settings.from_env().nats_url)
 
 
+def _bench_capacity(args: argparse.Namespace) -> int:
+    from gateway.capacity import run as bench
+
+    print(run(bench(args.tables, args.seconds, args.seed, args.runs)))
+    return 0
+
+
 def _verify(args: argparse.Namespace) -> int:
     import asyncio
     from pathlib import Path
@@ -389,6 +396,13 @@ def parser() -> argparse.ArgumentParser:
     bt.add_argument("--rate", type=float, default=1100.0, help="commands/s the tables offer together (0: no pauses)")
     bt.add_argument("--nats-url", default=None, help="drive a running platform instead of starting one")
     bt.set_defaults(func=_bench_table)
+    bc = bench_sub.add_parser("capacity", help="the table path as fast as it goes, then the whole platform as fast "
+                              "as it goes and at half of that (docs/performance.md)")
+    bc.add_argument("--tables", type=int, default=100)
+    bc.add_argument("--seconds", type=float, default=10.0)
+    bc.add_argument("--seed", type=int, default=1)
+    bc.add_argument("--runs", type=int, default=3, help="passes of the three steps, for ranges")
+    bc.set_defaults(func=_bench_capacity)
     brp = bench_sub.add_parser("replay", help="bot tables played through the table service, then read back from "
                                "JetStream and verified")
     brp.add_argument("--tables", type=int, default=100)

@@ -30,19 +30,12 @@ from services.rankings import queries
 from services.rankings.periods import Period, zone
 from services.rankings.projection import record, seat_rows, totals
 from services.rules.rulesets import RULESETS
+from services.runtime.machine import loop_seconds
 from services.table.domain import Category, Player, Status, Table
 from services.table.projections import engine, migrate
 
 ACCOUNTS, GUESTS = 10_000, 2_000
 PER_TRANSACTION = 2_000
-
-
-def loop_seconds() -> float:
-    """How fast this machine runs Python: the seconds of a 10-million-step loop."""
-    started, total = time.perf_counter(), 0
-    for i in range(10_000_000):
-        total += i
-    return round(time.perf_counter() - started, 2)
 
 
 def _match(rng: random.Random, n: int, now: datetime) -> tuple[Table, datetime]:
