@@ -48,6 +48,7 @@ from typing import Any, Protocol
 
 from services.bots.knowledge import knowledge_from
 from services.bots.oracle import oracle
+from services.bots.reading import Reading, observe
 from services.bots.strategy import decide
 from services.rules.actions import Action
 from services.rules.cards import Seat
@@ -60,7 +61,7 @@ OPPONENTS = ("weak", "medium", "random")
 ANCHORS = ("ismcts",)
 BENCH_DIR = Path(__file__).resolve().parents[2] / "bench"  # the anchor's modules (not a package of the project)
 
-Decider = Callable[[State, Seat, random.Random], Action | None]
+Decider = Callable[[State, Seat, random.Random, Reading], Action | None]
 
 
 class Anchor(Protocol):
@@ -127,54 +128,67 @@ def _ismcts(ruleset: str, players: int, ms: float) -> Anchor:
     return anchor
 
 
-def _by_knowledge(level: str, ms: float) -> Decider:
-    return lambda s, seat, rng: decide(knowledge_from(s, seat), level, rng, ms)
+def _by_knowledge(level: str, ms: float, read: bool = True) -> Decider:
+    if not read:
+        return lambda s, seat, rng, r: decide(knowledge_from(s, seat), level, rng, ms)
+    return lambda s, seat, rng, r: decide(knowledge_from(s, seat, reading=r), level, rng, ms)
 
 
-def _random(s: State, seat: Seat, rng: random.Random) -> Action | None:
+def _random(s: State, seat: Seat, rng: random.Random, r: Reading) -> Action | None:
     options: list[Action | None] = list(legal_actions(s, seat))
     if seat != s.turn:
         options.append(None)
     return rng.choice(options) if options else None
 
 
-def decider(who: str, ms: float) -> Decider:
-    """How ``who`` (a bot level, "random" or "oracle") acts at a seat (on turn or not)."""
+def decider(who: str, ms: float, read: bool = True) -> Decider:
+    """How ``who`` (a bot level, "random" or "oracle") acts at a seat (on turn or not); a bot
+    reads the round's public actions (``reading``) unless ``read`` is false."""
     if who == "random":
         return _random
     if who == "oracle":
-        return lambda s, seat, rng: oracle(s, seat, rng, ms)
-    return _by_knowledge(who, ms)
+        return lambda s, seat, rng, r: oracle(s, seat, rng, ms)
+    return _by_knowledge(who, ms, read)
 
 
 def play_game(ruleset: str, players: int, game: int, side: str, opponents: str, seed: int,
-              ms_per_move: float) -> Game:
-    """One round: ``side`` at seat ``game % players`` against ``opponents``; whether it won, and its time."""
+              ms_per_move: float, read: bool = True) -> Game:
+    """One round: ``side`` at seat ``game % players`` against ``opponents``; whether it won, and its time.
+
+    Every action, on turn or not, is folded into the round's ``Reading`` (public facts only),
+    which the bots' knowledge carries (``read``: false leaves the side without it).
+    """
     seat_of_side = game % players
     anchor = load_anchor(side, ruleset, players, ms_per_move) if side in ANCHORS else None
     seats = [decider(opponents, ms_per_move)] * players
-    seats[seat_of_side] = anchor.decide if anchor else decider(side, ms_per_move)
+    if anchor:
+        ismcts = anchor
+        seats[seat_of_side] = lambda s, seat, rng, r: ismcts.decide(s, seat, rng)
+    else:
+        seats[seat_of_side] = decider(side, ms_per_move, read)
     round_seed = hashlib.sha256(f"{seed}:{ruleset}:{players}:{game}".encode()).hexdigest()
     rngs = [random.Random(f"{round_seed}:{opponents}:{i}") for i in range(players)]
     s0 = new_match(ruleset, players)
     s = evolve(s0, deal(s0, round_seed, "bench", 0))
+    reading = [Reading.start(s)]  # the round's public actions folded so far (one cell: ``_out_of_turn`` moves it on)
     seconds, choices, simulations = 0.0, 0, 0
     for _ in range(MAX_STEPS):
         if s.round_over:
             break
-        if _out_of_turn(s, seats, rngs) or s.round_over:
+        if _out_of_turn(s, seats, rngs, reading) or s.round_over:
             continue
         seat = s.turn
         timed = seat == seat_of_side and _has_choice(s, seat)
         searched = anchor.simulations if anchor else 0
         start = time.perf_counter()
-        a = seats[seat](s, seat, rngs[seat])
+        a = seats[seat](s, seat, rngs[seat], reading[0])
         if timed:
             seconds += time.perf_counter() - start
             choices += 1
             simulations += (anchor.simulations if anchor else 0) - searched
         assert a is not None, "the seat on turn always has an action"
         check(s, a)
+        reading[0] = observe(reading[0], s, a)
         apply(s, a)
     return Game(side, game, s.round_over and s.round_winner == seat_of_side, seconds, choices, simulations)
 
@@ -184,15 +198,16 @@ def _has_choice(s: State, seat: Seat) -> bool:
     return next(legal, None) is not None and next(legal, None) is not None
 
 
-def _out_of_turn(s: State, seats: list[Decider], rngs: list[random.Random]) -> bool:
-    """Ask the seats not on turn that have a legal action, in order; apply the first one taken."""
+def _out_of_turn(s: State, seats: list[Decider], rngs: list[random.Random], reading: list[Reading]) -> bool:
+    """Ask the seats not on turn that have a legal action, in order; apply (and fold) the first one taken."""
     for k in range(1, s.n):
         seat = (s.turn + k) % s.n
         if next(legal_actions(s, seat), None) is None:
             continue
-        a = seats[seat](s, seat, rngs[seat])
+        a = seats[seat](s, seat, rngs[seat], reading[0])
         if a is not None:
             check(s, a)
+            reading[0] = observe(reading[0], s, a)
             apply(s, a)
             return True
     return False

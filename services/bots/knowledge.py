@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from services.bots.reading import Group, Reading, sync
 from services.rules.actions import Action, parse_action
 from services.rules.cards import Card, Family, Seat, Suit
 from services.rules.rulesets import Ruleset, make_ruleset
@@ -62,6 +63,8 @@ class SeatKnowledge:
     rounds_played: int
     scores: tuple[int, ...]
     legal: tuple[Action, ...]  # this seat's legal actions, from the view
+    # what the round's public actions say of every hand (``reading.Reading.groups``); () when not read
+    reading: tuple[tuple[Group, ...], ...] = ()
 
     @property
     def players(self) -> int:
@@ -86,8 +89,10 @@ def family(k: SeatKnowledge) -> Family:
     return rules(k).family
 
 
-def from_view(v: Mapping[str, Any], options: Mapping[str, Any], played_public: Sequence[Card | str]) -> SeatKnowledge:
-    """Knowledge from a seat's view dict, the table's options and the public pile (bottom first).
+def from_view(v: Mapping[str, Any], options: Mapping[str, Any], played_public: Sequence[Card | str],
+              reading: Reading | None = None) -> SeatKnowledge:
+    """Knowledge from a seat's view dict, the table's options, the public pile (bottom first) and
+    what the round's public actions said of the hands (``reading``; None: nothing read).
 
     Raises ``ValueError`` when the pile does not agree with the view (its size or its top).
     """
@@ -105,7 +110,7 @@ def from_view(v: Mapping[str, Any], options: Mapping[str, Any], played_public: S
         hand=tuple(sorted(fam.parse(c) for c in v["hand"])),
         hand_sizes=tuple(v["hand_sizes"]),
         in_round=tuple(v["in_round"]),
-        turn=-1 if v["turn"] is None else v["turn"],
+        turn=seat_on_turn(v),
         direction=v["direction"],
         top=top,
         follow=-1 if v["follow"] is None else fam.parse_suit(v["follow"]),
@@ -118,18 +123,26 @@ def from_view(v: Mapping[str, Any], options: Mapping[str, Any], played_public: S
         rounds_played=v["rounds_played"],
         scores=tuple(v["scores"]),
         legal=tuple(parse_action(a, fam) for a in v["legal_actions"]),
+        reading=() if reading is None else sync(reading, v["hand_sizes"], seat_on_turn(v),
+                                                v["phase"] == "drawn").groups,
     )
 
 
-def knowledge_from(state: State, seat: Seat, played_public: Sequence[Card | str] | None = None) -> SeatKnowledge:
-    """What ``seat`` knows of ``state``: its view, the table's options and the public discard pile.
+def seat_on_turn(v: Mapping[str, Any]) -> Seat:
+    return -1 if v["turn"] is None else int(v["turn"])
+
+
+def knowledge_from(state: State, seat: Seat, played_public: Sequence[Card | str] | None = None,
+                   reading: Reading | None = None) -> SeatKnowledge:
+    """What ``seat`` knows of ``state``: its view, the table's options, the public discard pile and
+    the ``reading`` of the round's public actions its caller folded (``reading.observe``), if any.
 
     The only function of the bots that reads a ``State``. ``played_public`` is the pile as
     the caller recorded it (cards played face up this round, since the last reshuffle,
     bottom first); by default it is read from ``state.discard``, which holds exactly those.
     """
     pile = list(state.discard) if played_public is None else played_public
-    return from_view(view(state, seat), state.rs.options, pile)
+    return from_view(view(state, seat), state.rs.options, pile, reading)
 
 
 def unseen(k: SeatKnowledge) -> list[Card]:

@@ -1,8 +1,8 @@
 """Where a bot meets the table: the one step from a table's state to what one bot seat knows.
 
 ``decide`` turns the state into that seat's knowledge at once (``knowledge_from``: its
-view and the public pile) and hands only that to the personality; nothing of the state
-goes further.
+view, the public pile and what the round's public actions said of the hands) and hands
+only that to the personality; nothing of the state goes further.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 
 from services.bots.knowledge import knowledge_from
+from services.bots.reading import Reading
 from services.bots.strategy import LEVELS
 from services.bots.strategy import decide as personality
 from services.rules.actions import Action
@@ -23,6 +24,9 @@ def may_act(state: State, seat: Seat) -> bool:
     return next(legal_actions(state, seat), None) is not None
 
 
-def decide(state: State, seat: Seat, level: str, rng: random.Random, budget_ms: float) -> Action | None:
-    """What the bot of ``level`` at ``seat`` does now, decided from its seat's knowledge only."""
-    return personality(knowledge_from(state, seat), level if level in LEVELS else "medium", rng, budget_ms)
+def decide(state: State, seat: Seat, level: str, rng: random.Random, budget_ms: float,
+           reading: Reading | None = None) -> Action | None:
+    """What the bot of ``level`` at ``seat`` does now, decided from its seat's knowledge only (with
+    the ``reading`` of the round's public actions when its caller folded one)."""
+    return personality(knowledge_from(state, seat, reading=reading), level if level in LEVELS else "medium", rng,
+                       budget_ms)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from nats.aio.client import Client as NATS
@@ -22,14 +23,15 @@ from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 
 from maumau.v1 import events_pb2, table_pb2
 from services.bots.play import decide, may_act
+from services.bots.reading import Reading, observe
 from services.rules.state import State
-from services.rules.wire import action_to_pb
+from services.rules.wire import action_from_pb, action_to_pb
 from services.runtime import logs, metrics
 from services.runtime.consuming import consume_all
 from services.runtime.settings import BOT_BUDGET_MS, BOT_THINK_SECONDS
 from services.table.client import send
-from services.table.domain import Table
-from services.table.repository import tables
+from services.table.domain import Table, evolve
+from services.table.repository import Repository
 from services.table.store import SUBJECTS, EventStore, previous_seq
 
 FOLDED = 2000  # tables kept folded between their batches
@@ -46,6 +48,15 @@ class BotSettings:
     linger: float = 0.2  # at most this much of a bot's thinking time goes to waiting for a fuller batch
 
 
+@dataclass(frozen=True)
+class Read:
+    """A table's reading of its round (``round_no``) as folded up to the stream sequence ``seq``."""
+
+    round_no: int
+    seq: int
+    reading: Reading
+
+
 @dataclass
 class Turn:
     """A command a bot may send, and for a game action the moment it decides from."""
@@ -54,6 +65,7 @@ class Turn:
     state: State | None = None
     seat: int = -1
     level: str = ""
+    reading: Reading | None = None  # what the round's public actions said of the hands
 
 
 @dataclass
@@ -66,8 +78,36 @@ class BotsService:
     def __post_init__(self) -> None:
         self.js = self.nc.jetstream()
         self.store = EventStore(self.js)
-        self.folder = tables(self.store, FOLDED)
+        # the tables folded as the table service does, with the round's public actions read on the way
+        self.folder = Repository(self.store, Table, self._fold, FOLDED)
+        self.readings: OrderedDict[str, Read] = OrderedDict()
         self.rng = random.Random(self.seed)
+
+    def _fold(self, t: Table, seq: int, ev: events_pb2.Event) -> None:
+        """Fold one event into ``t`` (``domain.evolve``), and an action into the table's ``Read``
+        first, from the match before it (``reading.observe`` reads only what is public of it).
+
+        A reading is kept only while it has followed every event of the round: one that missed
+        some (a table folded again from the stream, another round) starts over, with nothing read.
+        """
+        read = self.reading(t)
+        match = t.match
+        if ev.WhichOneof("body") == "action_taken" and match is not None and not match.round_over:
+            action = action_from_pb(ev.action_taken.action, match.rs.family)
+            read = Read(t.round_no, seq, observe(read.reading if read else None, match, action))
+        elif read is not None:
+            read = Read(read.round_no, seq, read.reading)
+        evolve(t, seq, ev)
+        self.readings.pop(t.table_id, None)
+        if read is not None and read.round_no == t.round_no:
+            self.readings[t.table_id] = read
+            while len(self.readings) > FOLDED:
+                self.readings.popitem(last=False)
+
+    def reading(self, t: Table) -> Read | None:
+        """The reading of ``t``'s round as folded up to ``t`` itself, if it followed all of it."""
+        read = self.readings.get(t.table_id)
+        return read if read is not None and read.seq == t.seq and read.round_no == t.round_no else None
 
     async def run(self) -> None:
         """Play until cancelled (resumes at the durable consumer's position)."""
@@ -104,7 +144,9 @@ class BotsService:
             if bots and len(bots) == len(t.players):
                 return [Turn(self._command(t, seq, bots[0], "next", next_round=table_pb2.NextRound()))]
             return []
-        return [Turn(self._command(t, seq, seat, "act"), match.copy(), seat, t.players[seat].level)
+        read = self.reading(t)
+        return [Turn(self._command(t, seq, seat, "act"), match.copy(), seat, t.players[seat].level,
+                     read.reading if read else None)
                 for seat in bots if may_act(match, seat)]
 
     def _command(self, t: Table, seq: int, seat: int, what: str, **command: object) -> table_pb2.TableCommand:
@@ -117,7 +159,7 @@ class BotsService:
             return turn.command
         with metrics.BOT_THINK_SECONDS.time():
             action = decide(turn.state, turn.seat, turn.level, random.Random(self.rng.random()),
-                            self.settings.budget_ms)
+                            self.settings.budget_ms, turn.reading)
         if action is None:
             return None
         turn.command.act.CopyFrom(action_to_pb(action, turn.state.rs.family))

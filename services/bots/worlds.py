@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 from services.bots import greedy
 from services.bots.knowledge import SeatKnowledge, rules, unseen
+from services.bots.reading import Group
 from services.rules.actions import BURN, CHALLENGE, CHALLENGE_WILD, PLAY, QUICK, Action
 from services.rules.cards import WILD, Card, Seat, suit
 from services.rules.engine import apply, legal_actions
@@ -46,12 +47,25 @@ class World:
     template: State
     unseen: tuple[Card, ...]
     others: tuple[Seat, ...]  # the other seats in the round holding cards, in seat order
+    groups: tuple[tuple[Group, ...], ...] = ()  # theirs from the reading (in the same order); () when none binds
 
     @staticmethod
     def prepare(k: SeatKnowledge) -> World:
         t = _template(k)
         others = tuple(i for i in range(k.players) if i != k.seat and k.in_round[i] and k.hand_sizes[i])
-        return World(t, tuple(unseen(k)), others)
+        return World(t, tuple(unseen(k)), others, _groups(k, others))
+
+
+def _groups(k: SeatKnowledge, others: tuple[Seat, ...]) -> tuple[tuple[Group, ...], ...]:
+    """The reading's groups of ``others`` (a seat whose groups do not add up to its hand: one free
+    group), or () when there is no reading or nothing in it binds."""
+    if not k.reading:
+        return ()
+    out = []
+    for i in others:
+        gs = k.reading[i]
+        out.append(gs if sum(g.size for g in gs) == k.hand_sizes[i] else (Group(k.hand_sizes[i], frozenset()),))
+    return tuple(out) if any(g.excluded for gs in out for g in gs) else ()
 
 
 def _drawn_card(k: SeatKnowledge) -> Card:
@@ -93,22 +107,68 @@ def _template(k: SeatKnowledge) -> State:
 
 
 def sample_world(k: SeatKnowledge, rng: random.Random, world: World) -> State:
-    """One determinization: the unseen cards dealt at random to the other hands and the stock."""
+    """One determinization: the unseen cards dealt at random to the other hands and the stock,
+    within what the round's public actions said of the hands (``k.reading``) when they can be.
+
+    The cards a constraint allows are dealt to it first, most constrained first; when a deal
+    cannot meet them (the reading was wrong: people are not the medium bot), the cards are
+    dealt without them. A seat's cards drawn last are the last of its hand.
+    """
     s = world.template.copy()
     pool = list(world.unseen)
     rng.shuffle(pool)
-    at = 0
-    for i in world.others:
-        n = k.hand_sizes[i]
-        s.hands[i] = pool[at:at + n]
-        at += n
-    s.stock = pool[at:]
+    hands = _constrained_deal(pool, world.groups) if world.groups else None
+    if hands is None:
+        at = 0
+        for i in world.others:
+            n = k.hand_sizes[i]
+            s.hands[i] = pool[at:at + n]
+            at += n
+        s.stock = pool[at:]
+    else:
+        for i, h in zip(world.others, hands, strict=True):
+            s.hands[i] = h
+        s.stock = pool
     s.seed = f"{rng.getrandbits(256):064x}"
     if s.phase is Phase.DRAWN and not k.on_turn and s.hands[k.turn]:
         s.drawn_card = s.hands[k.turn][-1]  # the seat on turn drew one of its cards this seat has not seen
     if s.pending_kind is Pending.WILD4:
         s.w4_bluff = _was_bluff(s)
     return s
+
+
+def _constrained_deal(pool: list[Card], groups: tuple[tuple[Group, ...], ...]) -> list[list[Card]] | None:
+    """The other hands dealt from the shuffled ``pool`` within their ``groups`` (the pool keeps the
+    rest, the stock), or None (the pool untouched) when the greedy deal cannot meet them.
+
+    Constrained groups first, the most constrained first, each taking the first cards of
+    the pool it allows; then the free groups in turn.
+    """
+    order = sorted(((len(g.excluded), i, j) for i, gs in enumerate(groups) for j, g in enumerate(gs) if g.excluded),
+                   reverse=True)
+    dealt: list[list[list[Card]]] = [[[] for _ in gs] for gs in groups]
+    taken = [False] * len(pool)
+    for _, i, j in order:
+        g = groups[i][j]
+        got = dealt[i][j]
+        excluded = g.excluded
+        for at, c in enumerate(pool):
+            if not taken[at] and c not in excluded:
+                taken[at] = True
+                got.append(c)
+                if len(got) == g.size:
+                    break
+        else:
+            return None
+    rest = [c for at, c in enumerate(pool) if not taken[at]]
+    at = 0
+    for i, gs in enumerate(groups):
+        for j, g in enumerate(gs):
+            if not g.excluded:
+                dealt[i][j] = rest[at:at + g.size]
+                at += g.size
+    pool[:] = rest[at:]
+    return [[c for got in seat for c in got] for seat in dealt]
 
 
 def _was_bluff(s: State) -> bool:

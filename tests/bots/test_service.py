@@ -14,8 +14,10 @@ from contextlib import AbstractAsyncContextManager
 import pytest
 
 from maumau.v1 import table_pb2
+from services.bots.reading import observe
 from services.bots.service import BotSettings, BotsService
-from services.rules.wire import option_to_pb
+from services.rules.wire import action_from_pb, option_to_pb
+from services.table.domain import Table, evolve
 from tests.service_task import running
 from tests.table.harness import platform
 
@@ -102,3 +104,37 @@ async def test_a_killed_bots_service_resumes_and_acts_once(nats_url: str) -> Non
     ids = [s.batch.events[0].command_id for s in stored]
     assert crashed_at >= 12 and len(stored) >= crashed_at + 10 - 2, "the game went on after the restart"
     assert len(ids) == len(set(ids)), "no bot acted twice on one position"
+
+
+async def test_the_bots_read_the_round_from_the_tables_events(nats_url: str) -> None:
+    """The service folds every action of the round into a reading, the same as one folded from the record."""
+    async with platform(nats_url) as p, bots(nats_url) as b:
+        tid = "r" + uuid.uuid4().hex[:8]
+        await p.send(tid, "host", create=table_pb2.CreateTable(ruleset="classic32", seats=4, watch=True))
+        await p.send(tid, "host", fill_bots=table_pb2.FillBots())
+        await p.send(tid, "host", start=table_pb2.StartMatch())
+        for _ in range(400):
+            if (await p.table(tid)).seq >= 30:
+                break
+            await asyncio.sleep(0.05)
+        stored = await p.store.read(tid)
+        for _ in range(400):  # the service has folded at least as far as the record read
+            t = b.folder.cached(tid)
+            if t is not None and t.seq >= stored[-1].seq:
+                break
+            await asyncio.sleep(0.01)
+        read = b.readings.get(tid)
+        stored = await p.store.read(tid)  # as far as the reading at least
+    table, reading, round_no = Table(tid), None, -1
+    for s in stored:
+        if read is not None and s.seq > read.seq:
+            break
+        for ev in s.batch.events:
+            match = table.match
+            if ev.WhichOneof("body") == "action_taken" and match is not None and not match.round_over:
+                reading = observe(reading if round_no == table.round_no else None, match,
+                                  action_from_pb(ev.action_taken.action, match.rs.family))
+                round_no = table.round_no
+            evolve(table, s.seq, ev)
+    assert read is not None and reading is not None and read.round_no == table.round_no == round_no
+    assert read.reading == reading and any(reading.constrained(i) for i in range(4))
