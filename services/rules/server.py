@@ -5,16 +5,16 @@ or fields do not make sense is ``INVALID_ARGUMENT`` with a readable message. Not
 client sends can stop the server.
 
 Each unary call is a server span of opentelemetry-instrumentation-grpc's interceptor, under the
-caller's span (its trace context comes in the call's metadata). The ``Decisions`` stream is not: it
-lives as long as its client's channel, and each decision on it is a span of its own under the
-command that asked for it (its trace context comes in the message). Health checks make no span:
+caller's span (its trace context comes in the call's metadata). The decision streams
+(``Decisions``, ``DecisionBatches``) are not: one lives as long as its client's channel, and each
+decision on it is a span of its own under the command that asked for it (its trace context comes in
+the call). Health checks make no span:
 the kubelet asks every few seconds.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import signal
 import time
@@ -101,6 +101,21 @@ def _decided(request: rules_pb2.DecideRequest) -> rules_pb2.DecideReply:
     return rules_pb2.DecideReply(accepted=accepted)
 
 
+def _answer(call: rules_pb2.DecideCall) -> rules_pb2.DecideAnswer:
+    """One call of a stream, decided: a span of its own when its command's span is recorded."""
+    if not call.trace:  # the common case: nothing records it, and a span per move would cost CPU
+        return _answered(call)
+    with tracer.start_as_current_span("decide", context=tracing.extract(call.trace), kind=trace.SpanKind.SERVER):
+        return _answered(call)
+
+
+def _answered(call: rules_pb2.DecideCall) -> rules_pb2.DecideAnswer:
+    try:
+        return rules_pb2.DecideAnswer(id=call.id, reply=_decide(call.request))
+    except InvalidRequest as e:
+        return rules_pb2.DecideAnswer(id=call.id, invalid=str(e))
+
+
 class RulesService(rules_pb2_grpc.RulesServicer):  # type: ignore[misc]  # generated, untyped
     async def NewMatch(self, request: rules_pb2.NewMatchRequest,
                        context: grpc.aio.ServicerContext) -> state_pb2.MatchState:
@@ -134,13 +149,12 @@ class RulesService(rules_pb2_grpc.RulesServicer):  # type: ignore[misc]  # gener
     async def Decisions(self, calls: AsyncIterator[rules_pb2.DecideCall],
                         context: grpc.aio.ServicerContext) -> AsyncIterator[rules_pb2.DecideAnswer]:
         async for call in calls:
-            with tracer.start_as_current_span("decide", context=tracing.extract(call.trace),
-                                              kind=trace.SpanKind.SERVER) if call.trace else contextlib.nullcontext():
-                try:
-                    answer = rules_pb2.DecideAnswer(id=call.id, reply=_decide(call.request))
-                except InvalidRequest as e:
-                    answer = rules_pb2.DecideAnswer(id=call.id, invalid=str(e))
-            yield answer
+            yield _answer(call)
+
+    async def DecisionBatches(self, batches: AsyncIterator[rules_pb2.DecideCalls],
+                              context: grpc.aio.ServicerContext) -> AsyncIterator[rules_pb2.DecideAnswers]:
+        async for batch in batches:
+            yield rules_pb2.DecideAnswers(answers=[_answer(call) for call in batch.calls])
 
     async def LegalActions(self, request: rules_pb2.LegalActionsRequest,
                            context: grpc.aio.ServicerContext) -> rules_pb2.LegalActionsReply:
@@ -167,7 +181,8 @@ class RulesService(rules_pb2_grpc.RulesServicer):  # type: ignore[misc]  # gener
 
 
 def _call_spans() -> grpc.aio.ServerInterceptor:
-    untraced = filters.any_of(filters.method_name("Decisions"), filters.health_check())
+    untraced = filters.any_of(filters.method_name("Decisions"), filters.method_name("DecisionBatches"),
+                                filters.health_check())
     interceptor: grpc.aio.ServerInterceptor = aio_server_interceptor(  # type: ignore[no-untyped-call]
         filter_=filters.negate(untraced))  # the library has no annotations
     return interceptor

@@ -1,7 +1,8 @@
 """The table service's way to the stateless rules service: gRPC, with rejections as ``Refused``.
 
-Decisions, one per move, go over one long-lived ``Decisions`` stream rather than a call
-each: a unary call's set-up costs as much CPU as the message it carries. A decision is
+Decisions, one per move, go over one long-lived ``DecisionBatches`` stream rather than a call
+each: a unary call's set-up costs as much CPU as the message it carries; and the decisions that
+wait at one moment go as one message (``_Stream``). A decision is
 pure, so one that meets a broken stream (the rules service restarted, a replica went away)
 is asked again once on a fresh stream. A decision carries the trace context of the command's
 span when that span is recorded; the rules service then records its own under it. The unary calls
@@ -38,51 +39,82 @@ class _Broken(Exception):
 
 
 class _Stream:
-    """One open ``Decisions`` stream: its calls waiting for their answers, and the task reading them."""
+    """One open ``DecisionBatches`` stream: its calls waiting to be sent and for their answers, and the
+    tasks writing and reading them.
+
+    A call is queued, not written: the writer sends every call queued by the time it runs as one
+    message, and while a write is under way the next calls gather for the next message. gRPC's
+    CPU goes per message (its C core's completion, a hand-over to the event loop, on both sides),
+    so commands that wait together cost about one call's gRPC work, and a lone command waits for
+    nothing (the writer runs as soon as the task that queued it yields).
+    """
 
     def __init__(self, stub: rules_pb2_grpc.RulesStub):
-        self.call = stub.Decisions()
+        self.call = stub.DecisionBatches()
         self.waiting: dict[int, asyncio.Future[rules_pb2.DecideAnswer]] = {}
-        self.writing = asyncio.Lock()  # gRPC takes one message at a time on a stream
+        self.queued: list[rules_pb2.DecideCall] = []
+        self.wanted = asyncio.Event()  # calls are queued
         self.broken = False
+        self.writer = asyncio.create_task(self._write())
         self.reader = asyncio.create_task(self._read())
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                await self.wanted.wait()
+                self.wanted.clear()
+                calls, self.queued = self.queued, []
+                await self.call.write(rules_pb2.DecideCalls(calls=calls))
+        except (grpc.RpcError, grpc.aio.UsageError, asyncio.InvalidStateError):
+            pass  # the stream ended: its reader says why
+        finally:
+            self._break()
 
     async def _read(self) -> None:
         try:
-            async for answer in self.call:
-                waiter = self.waiting.get(answer.id)
-                if waiter is not None and not waiter.done():
-                    waiter.set_result(answer)
+            async for batch in self.call:
+                for answer in batch.answers:
+                    waiter = self.waiting.get(answer.id)
+                    if waiter is not None and not waiter.done():
+                        waiter.set_result(answer)
         except grpc.aio.AioRpcError as e:
             if e.code() != grpc.StatusCode.CANCELLED:  # cancelled: we closed it
                 log.warning("the stream to the rules service ended: %s", e.code().name)
         finally:
-            self.broken = True
-            for waiter in self.waiting.values():
-                if not waiter.done():
-                    waiter.set_exception(_Broken())
+            self._break()
+
+    def _break(self) -> None:
+        """No answer will come on this stream: its waiting calls may be asked again on a fresh one."""
+        self.broken = True
+        for waiter in self.waiting.values():
+            if not waiter.done():
+                waiter.set_exception(_Broken())
 
     async def ask(self, call: rules_pb2.DecideCall, timeout: float) -> rules_pb2.DecideAnswer:
+        if self.broken:
+            raise _Broken()
         waiter = asyncio.get_running_loop().create_future()
         self.waiting[call.id] = waiter
+        self.queued.append(call)
+        self.wanted.set()
         try:
             async with asyncio.timeout(timeout):
-                async with self.writing:
-                    await self.call.write(call)
                 return await waiter
-        except (grpc.RpcError, grpc.aio.UsageError, asyncio.InvalidStateError):
-            self.broken = True
-            raise _Broken() from None
         except TimeoutError:
             self.broken = True  # a stream that stopped answering is not asked again
             raise RulesUnavailable(f"the rules service did not answer within {timeout} s") from None
         finally:
             del self.waiting[call.id]
 
-    async def close(self) -> None:
+    def abandon(self) -> None:
+        """Stop it (its reader then ends by itself, failing what still waits)."""
         self.call.cancel()
+        self.writer.cancel()
+
+    async def close(self) -> None:
+        self.abandon()
         self.reader.cancel()
-        await asyncio.gather(self.reader, return_exceptions=True)
+        await asyncio.gather(self.reader, self.writer, return_exceptions=True)
 
 
 def _unary_call_spans() -> list[grpc.aio.ClientInterceptor]:
@@ -125,7 +157,7 @@ class GrpcRules:
         """The open stream, or a new one in place of a broken one (no await: concurrent askers share it)."""
         if self.stream is None or self.stream.broken:
             if self.stream is not None:
-                self.stream.call.cancel()  # its reader then ends by itself
+                self.stream.abandon()
             self.stream = _Stream(self.stub)
         return self.stream
 

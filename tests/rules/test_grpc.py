@@ -111,6 +111,30 @@ async def test_the_decisions_stream_answers_each_call_by_its_id_and_outlives_a_m
     assert answers[2].reply.rejection.code == "not_your_turn"
 
 
+async def test_the_batched_stream_answers_a_batch_in_one_message_by_id_and_outlives_a_malformed_call(
+        stub: rules_pb2_grpc.RulesStub) -> None:
+    state = await _dealt(stub)
+    legal = await stub.LegalActions(rules_pb2.LegalActionsRequest(state=state, seat=state.turn))
+    other = (state.turn + 1) % state.seats
+    broken = state_pb2.MatchState()
+    broken.CopyFrom(state)
+    del broken.hands[0]
+    calls = [rules_pb2.DecideCall(id=7, request=rules_pb2.DecideRequest(state=state, action=legal.actions[0])),
+             rules_pb2.DecideCall(id=8, request=rules_pb2.DecideRequest(state=broken, action=legal.actions[0])),
+             rules_pb2.DecideCall(id=9, request=rules_pb2.DecideRequest(
+                 state=state, action=actions_pb2.Action(do="pass", seat=other)))]
+    stream = stub.DecisionBatches()
+    await stream.write(rules_pb2.DecideCalls(calls=calls))
+    first = await stream.read()
+    await stream.write(rules_pb2.DecideCalls(calls=calls[:1]))  # the stream goes on after a malformed call
+    second = await stream.read()
+    await stream.done_writing()
+    assert [a.id for a in first.answers] == [7, 8, 9] and [a.id for a in second.answers] == [7]
+    assert first.answers[0].reply == second.answers[0].reply == await stub.Decide(calls[0].request)
+    assert first.answers[1].WhichOneof("result") == "invalid" and "seats" in first.answers[1].invalid
+    assert first.answers[2].reply.rejection.code == "not_your_turn"
+
+
 @pytest.mark.parametrize("mutate", ["unknown_ruleset", "card_name", "turn", "seed", "option"])
 async def test_garbage_never_crashes_the_server(stub: rules_pb2_grpc.RulesStub, mutate: str) -> None:
     state = await _dealt(stub)

@@ -9,10 +9,10 @@ from contextlib import asynccontextmanager
 import grpc
 import pytest
 
-from maumau.v1 import actions_pb2
+from maumau.v1 import actions_pb2, rules_pb2, rules_pb2_grpc
 from services.rules.decider import deal, evolve
 from services.rules.engine import legal_actions, new_match
-from services.rules.server import start
+from services.rules.server import RulesService, start
 from services.rules.state import State
 from services.rules.wire import action_to_pb
 from services.runtime.refusals import Refused
@@ -53,6 +53,40 @@ async def test_concurrent_decisions_on_one_stream_each_get_their_own_answer(serv
             assert isinstance(result, list) and result[0].action_taken.action == _legal(s)
         else:
             assert isinstance(result, Refused) and result.code == "not_your_turn"
+
+
+class _Counting(RulesService):
+    """The rules service, noting how many calls each message of the batched stream carried."""
+
+    def __init__(self) -> None:
+        self.batches: list[int] = []
+
+    async def DecisionBatches(self, batches: AsyncIterator[rules_pb2.DecideCalls],
+                              context: grpc.aio.ServicerContext) -> AsyncIterator[rules_pb2.DecideAnswers]:
+        async def noted() -> AsyncIterator[rules_pb2.DecideCalls]:
+            async for batch in batches:
+                self.batches.append(len(batch.calls))
+                yield batch
+        async for answers in super().DecisionBatches(noted(), context):
+            yield answers
+
+
+async def test_decisions_asked_together_travel_together() -> None:
+    counting = _Counting()
+    server = grpc.aio.server()
+    rules_pb2_grpc.add_RulesServicer_to_server(counting, server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    s = _dealt()
+    rules = GrpcRules(f"127.0.0.1:{port}")
+    try:
+        together = await asyncio.gather(*(rules.decide(s, _legal(s)) for _ in range(40)))
+        alone = await rules.decide(s, _legal(s))
+    finally:
+        await rules.close()
+        await server.stop(grace=None)
+    assert all(events == alone for events in together)
+    assert sum(counting.batches) == 41 and len(counting.batches) < 10 and counting.batches[-1] == 1
 
 
 @asynccontextmanager
@@ -97,7 +131,7 @@ async def test_a_rules_service_that_stops_answering_fails_the_decision_after_the
 
     server = grpc.aio.server()
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(
-        "maumau.v1.Rules", {"Decisions": grpc.stream_stream_rpc_method_handler(silent)}),))
+        "maumau.v1.Rules", {"DecisionBatches": grpc.stream_stream_rpc_method_handler(silent)}),))
     port = server.add_insecure_port("127.0.0.1:0")
     await server.start()
     s = _dealt()
