@@ -127,20 +127,24 @@ def deal(s: State, seed: str, table_id: str, round_no: int, dealer: Seat | None 
     n = s.n
     if dealer is None:
         dealer = round_no % n
-    seats = [i for i in range(n) if not s.tiebreak or s.match_over or i in s.tiebreak]
+    tiebreak = s.tiebreak
+    seats = [i for i in range(n) if i in tiebreak] if tiebreak and not s.match_over else list(range(n))
     if rs.random_first:
         first = seats[choice_index(len(seats), seed, "first")]
+    elif len(seats) == n:  # everyone plays: the seat after the dealer
+        first = (dealer + 1) % n
     else:
         first = min(seats, key=lambda i: (i - dealer - 1) % n)
-    deck = shuffled(rs.deck(n), seed, "deal")
+    # the deck from its top (the shuffled list's end) down; each seat's cards are every len(order)-th
+    top_down = shuffled(rs.deck(n), seed, "deal")[::-1]
     order = seats[seats.index(first):] + seats[: seats.index(first)]
-    hands: list[list[Card]] = [[] for _ in range(n)]
-    for _ in range(rs.hand_size):
-        for seat in order:
-            hands[seat].append(deck.pop())
-    starter = deck.pop()
-    deck.reverse()
-    return RoundDealt(round_no, dealer, first, tuple(tuple(h) for h in hands), starter, tuple(deck), seed,
+    dealt = rs.hand_size * len(order)
+    if dealt >= len(top_down):
+        raise ValueError(f"{len(top_down)} cards do not deal {len(order)} hands of {rs.hand_size} and a starter")
+    hands: list[tuple[Card, ...]] = [()] * n
+    for place, seat in enumerate(order):
+        hands[seat] = tuple(top_down[place:dealt:len(order)])
+    return RoundDealt(round_no, dealer, first, tuple(hands), top_down[dealt], tuple(top_down[dealt + 1:]), seed,
                       commitment(table_id, round_no, seed))
 
 

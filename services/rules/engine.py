@@ -27,6 +27,8 @@ from services.rules.rulesets import Ruleset, make_ruleset
 from services.rules.state import State
 from services.rules.turn import required_call, required_call_for
 
+_INT = frozenset((int,))
+
 __all__ = ["FRENCH", "State", "action_to_dict", "add_player", "apply", "auto_action", "check", "legal_actions",
            "may_join_late", "new_match", "required_call", "start_round", "winners_without"]
 
@@ -55,10 +57,12 @@ def start_round(s: State, dealer: Seat, first: Seat, hands: Sequence[Sequence[st
     fam = rs.family
 
     def cards(xs: Sequence[str | Card]) -> list[Card]:
+        if {*map(type, xs)} <= _INT:  # cards already (a deal's): copied in C, not looked at one by one
+            return list(xs)  # type: ignore[arg-type]  # every item's type is int
         return [x if isinstance(x, int) else fam.parse(x) for x in xs]
 
     s.reset_round()
-    s.active = [not s.tiebreak or i in s.tiebreak for i in range(s.n)]
+    s.active = [i in s.tiebreak for i in range(s.n)] if s.tiebreak else [True] * s.n
     s.hands = [cards(h) for h in hands]
     s.stock = cards(stock)[::-1]
     s.discard = cards([starter])

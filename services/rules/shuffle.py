@@ -19,7 +19,9 @@ import hashlib
 import hmac
 import struct
 from collections.abc import Iterator
-from itertools import chain, count
+from functools import cache
+from itertools import chain, count, islice
+from operator import ge, mod
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -56,11 +58,30 @@ def choice_index(n: int, seed: str, label: str) -> int:
 def shuffled(items: list[T], seed: str, label: str) -> list[T]:
     """A new list: ``items`` in the order the seed gives under ``label`` (Fisher–Yates, last position first)."""
     out = list(items)
+    n = len(out)
+    if n < 2:
+        return out
+    # Each position's first word, taken together and reduced in C (``map``): a word is rejected
+    # once in 2**32 / n, and only then is the shuffle drawn word by word (the same numbers).
+    first = list(islice(_words(seed, label), n - 1))
+    if any(map(ge, first, _limits(n))):
+        return _shuffled_by_rejection(out, seed, label)
+    for i, j in zip(range(n - 1, 0, -1), map(mod, first, range(n, 1, -1)), strict=True):
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+@cache  # a deck of a few sizes is shuffled for every deal
+def _limits(n: int) -> tuple[int, ...]:
+    """For each range ``n, n-1 … 2`` drawn from in turn, the first word ``_below`` rejects."""
+    return tuple(_SPAN - _SPAN % k for k in range(n, 1, -1))
+
+
+def _shuffled_by_rejection(out: list[T], seed: str, label: str) -> list[T]:
+    """``shuffled`` of ``out`` in place, each position's number drawn by ``_below`` (rejected words skipped)."""
     words = _words(seed, label)
-    for i, w in zip(range(len(out) - 1, 0, -1), words, strict=False):  # the words never run out
-        n = i + 1
-        # ``_below(words, n)``, its first word taken by ``zip``: a word is rejected once in 2**32 / n
-        j = w % n if w < _SPAN - _SPAN % n else _below(words, n)
+    for i in range(len(out) - 1, 0, -1):
+        j = _below(words, i + 1)
         out[i], out[j] = out[j], out[i]
     return out
 

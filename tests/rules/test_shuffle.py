@@ -5,10 +5,13 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 
+import pytest
+
 from services.rules.cards import FRENCH
 from services.rules.decider import RoundDealt, deal, decide, evolve, verify_deal
 from services.rules.engine import legal_actions, new_match
-from services.rules.shuffle import _below, choice_index, commitment, shuffled
+from services.rules.shuffle import _below, _shuffled_by_rejection, choice_index, commitment, shuffled
+from services.rules.state import State
 
 SEED = "a1" * 32
 
@@ -103,6 +106,43 @@ def test_shuffles_are_the_documented_ones() -> None:
         items = list(range(i % 110))
         assert shuffled(items, seed, f"reshuffle:{i}") == _reference(items, seed, f"reshuffle:{i}")
     assert shuffled(list(range(8)), SEED, "deal") == [4, 6, 5, 0, 1, 3, 7, 2]  # as before issue 18
+
+
+def test_the_word_by_word_shuffle_is_the_same_shuffle() -> None:
+    """``shuffled`` draws each position's first word at once; where one is rejected it shuffles word by word."""
+    for i in range(100):
+        seed = hashlib.sha256(str(i).encode()).hexdigest()
+        items = list(range(i % 110))
+        assert _shuffled_by_rejection(list(items), seed, "deal") == shuffled(items, seed, "deal")
+        assert _shuffled_by_rejection(list(items), seed, "deal") == _reference(items, seed, "deal")
+
+
+def _dealt_card_by_card(s: State, seed: str, round_no: int) -> tuple[int, tuple[tuple[int, ...], ...], int]:
+    """docs/shuffle.md's deal: one card at a time from the top, from the first player on; then the starter."""
+    seats = [i for i in range(s.n) if not s.tiebreak or s.match_over or i in s.tiebreak]
+    dealer = round_no % s.n
+    first = min(seats, key=lambda i: (i - dealer - 1) % s.n)
+    deck = shuffled(s.rs.deck(s.n), seed, "deal")
+    hands: list[list[int]] = [[] for _ in range(s.n)]
+    order = seats[seats.index(first):] + seats[:seats.index(first)]
+    for _ in range(s.rs.hand_size):
+        for seat in order:
+            hands[seat].append(deck.pop())
+    return first, tuple(tuple(h) for h in hands), deck.pop()
+
+
+@pytest.mark.parametrize(("ruleset", "seats", "tiebreak"), [
+    ("classic32", 3, []), ("classic32", 8, []), ("classic52", 4, []), ("classic52", 10, []), ("candeias", 5, []),
+    ("classic52", 4, [1, 3]), ("classic32", 4, [0, 2, 3]), ("classic52", 3, [2, 0]),
+])
+def test_a_deal_is_the_one_dealt_card_by_card(ruleset: str, seats: int, tiebreak: list[int]) -> None:
+    s = new_match(ruleset, seats)
+    s.tiebreak = tiebreak
+    for r in range(2 * seats):
+        d = deal(s, hashlib.sha256(f"{r}".encode()).hexdigest(), "t", r)
+        assert (d.first, d.hands, d.starter) == _dealt_card_by_card(s, d.seed or "", r)
+        dealt = [c for h in d.hands for c in h] + [d.starter, *d.stock]
+        assert Counter(dealt) == Counter(s.rs.deck(seats))
 
 
 def test_a_word_at_or_above_the_last_whole_multiple_is_drawn_again() -> None:
