@@ -33,10 +33,30 @@ def options_from_pb(options: Any) -> dict[str, Any]:
 
 
 def state_to_pb(s: State) -> state_pb2.MatchState:
-    record = to_record(s)
-    options = {k: option_to_pb(v) for k, v in record.pop("options").items()}
-    hands = [cards_pb2.Hand(cards=h["cards"]) for h in record.pop("hands")]
-    return state_pb2.MatchState(options=options, hands=hands, **record)
+    return state_pb2.MatchState(**state_fields(s))
+
+
+def state_fields(s: State) -> dict[str, Any]:
+    """A state as a ``MatchState``'s fields, nested messages as dicts: a message that carries a state
+    builds it in place from them (``DecideCall(request={"state": state_fields(s), ...})``), at half
+    the CPU of building a ``MatchState`` and copying it in.
+
+    >>> from services.rules.engine import new_match
+    >>> s = new_match("classic32", 2, {"ace_with_company": True, "seven_draws": 0, "scoring": "against"})
+    >>> state_pb2.MatchState(**state_fields(s)) == state_to_pb(s) and state_from_pb(state_to_pb(s)).n == 2
+    True
+    """
+    record = to_record(s)  # its hands are [{"cards": [...]}] already
+    record["options"] = {k: _option_fields(v) for k, v in record["options"].items()}
+    return record
+
+
+def _option_fields(value: Any) -> dict[str, Any]:
+    if isinstance(value, bool):
+        return {"flag": value}
+    if isinstance(value, int):
+        return {"number": value}
+    return {"word": str(value)}
 
 
 def state_from_pb(msg: state_pb2.MatchState) -> State:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+from typing import Any
 
 import grpc
 from opentelemetry import trace
@@ -23,7 +24,7 @@ from opentelemetry.instrumentation.grpc import aio_client_interceptors
 
 from maumau.v1 import actions_pb2, events_pb2, rules_pb2, rules_pb2_grpc
 from services.rules.state import State
-from services.rules.wire import state_to_pb
+from services.rules.wire import state_fields, state_to_pb
 from services.runtime import tracing
 from services.runtime.refusals import Refused
 
@@ -36,6 +37,15 @@ class RulesUnavailable(Exception):
 
 class _Broken(Exception):
     """The stream broke before the answer came: the question may be asked again on a fresh one."""
+
+
+class _Late(Exception):
+    """No answer came in time."""
+
+
+def _expire(waiter: asyncio.Future[rules_pb2.DecideAnswer]) -> None:
+    if not waiter.done():
+        waiter.set_exception(_Late())
 
 
 class _Stream:
@@ -52,7 +62,7 @@ class _Stream:
     def __init__(self, stub: rules_pb2_grpc.RulesStub):
         self.call = stub.DecisionBatches()
         self.waiting: dict[int, asyncio.Future[rules_pb2.DecideAnswer]] = {}
-        self.queued: list[rules_pb2.DecideCall] = []
+        self.queued = rules_pb2.DecideCalls()  # built in place: a call is copied into no other message
         self.wanted = asyncio.Event()  # calls are queued
         self.broken = False
         self.writer = asyncio.create_task(self._write())
@@ -63,8 +73,8 @@ class _Stream:
             while True:
                 await self.wanted.wait()
                 self.wanted.clear()
-                calls, self.queued = self.queued, []
-                await self.call.write(rules_pb2.DecideCalls(calls=calls))
+                batch, self.queued = self.queued, rules_pb2.DecideCalls()
+                await self.call.write(batch)
         except (grpc.RpcError, grpc.aio.UsageError, asyncio.InvalidStateError):
             pass  # the stream ended: its reader says why
         finally:
@@ -90,21 +100,26 @@ class _Stream:
             if not waiter.done():
                 waiter.set_exception(_Broken())
 
-    async def ask(self, call: rules_pb2.DecideCall, timeout: float) -> rules_pb2.DecideAnswer:
+    async def ask(self, call_id: int, request: dict[str, Any], context: dict[str, str],
+                  timeout: float) -> rules_pb2.DecideAnswer:
+        """The answer to ``DecideRequest(**request)``; ``context``: the trace context it goes with."""
         if self.broken:
             raise _Broken()
-        waiter = asyncio.get_running_loop().create_future()
-        self.waiting[call.id] = waiter
-        self.queued.append(call)
+        loop = asyncio.get_running_loop()
+        waiter: asyncio.Future[rules_pb2.DecideAnswer] = loop.create_future()
+        self.waiting[call_id] = waiter
+        self.queued.calls.add(id=call_id, request=request, trace=context)
         self.wanted.set()
+        # a bare timer, not asyncio.timeout: this runs once per move, and the waiter is all there is to end
+        late = loop.call_later(timeout, _expire, waiter)
         try:
-            async with asyncio.timeout(timeout):
-                return await waiter
-        except TimeoutError:
+            return await waiter
+        except _Late:
             self.broken = True  # a stream that stopped answering is not asked again
             raise RulesUnavailable(f"the rules service did not answer within {timeout} s") from None
         finally:
-            del self.waiting[call.id]
+            late.cancel()
+            del self.waiting[call_id]
 
     def abandon(self) -> None:
         """Stop it (its reader then ends by itself, failing what still waits)."""
@@ -133,7 +148,7 @@ class GrpcRules:
         self.stream: _Stream | None = None
 
     async def decide(self, state: State, action: actions_pb2.Action) -> list[events_pb2.Event]:
-        answer = await self._ask(rules_pb2.DecideRequest(state=state_to_pb(state), action=action))
+        answer = await self._ask({"state": state_fields(state), "action": action})
         if answer.WhichOneof("result") == "invalid":
             raise RulesUnavailable(f"the rules service found the request malformed: {answer.invalid}")
         reply = answer.reply
@@ -141,14 +156,14 @@ class GrpcRules:
             raise Refused(reply.rejection.code, reply.rejection.message)
         return list(reply.accepted.events)
 
-    async def _ask(self, request: rules_pb2.DecideRequest) -> rules_pb2.DecideAnswer:
+    async def _ask(self, request: dict[str, Any]) -> rules_pb2.DecideAnswer:
+        """The answer to ``DecideRequest(**request)``."""
         # the trace context goes along only when someone records it: formatting it costs CPU per move
         sampled = trace.get_current_span().get_span_context().trace_flags.sampled
         context = tracing.inject() if sampled else {}
         for _ in range(2):  # a broken stream is replaced once
             try:
-                return await self._stream().ask(rules_pb2.DecideCall(id=next(self.ids), request=request,
-                                                                     trace=context), self.timeout)
+                return await self._stream().ask(next(self.ids), request, context, self.timeout)
             except _Broken:
                 continue
         raise RulesUnavailable("the stream to the rules service broke twice in a row")
