@@ -22,6 +22,7 @@ _new = tuple.__new__  # builds an Action without NamedTuple's Python-level __new
 _SEATS = range(max(r.max_seats for r in RULESETS.values()))
 _DRAWS = tuple(Action(DRAW, seat) for seat in _SEATS)
 _PASSES = tuple(Action(PASS, seat) for seat in _SEATS)
+_CHOOSES = tuple(tuple(Action(CHOOSE, seat, choose=suit) for suit in range(4)) for seat in _SEATS)
 
 
 def legal_actions(s: State, seat: Seat) -> Iterator[Action]:
@@ -34,31 +35,23 @@ def legal_list(s: State, seat: Seat) -> list[Action]:
     if s.round_over or not s.active[seat]:
         return []
     rs = s.rs
-    hand = s.hands[seat]
-    n_hand = len(hand)
     out: list[Action] = []
     if s.mau_offender >= 0 and seat != s.mau_offender and (
         (mode := rs.announce_mode) == CHALLENGE_MODE or (mode == NEXT_PLAYER and seat == s.mau_guard)
     ):
         out.append(_new(Action, (CHALLENGE, seat, -1, -1, None, s.mau_offender, -1)))
     burns = rs.has_burns
-    top = s.discard[-1]
-    if burns and seat != s.turn and top in hand and (
-        (s.quick_from >= 0 and seat != s.quick_from) or (s.opening and burnable(s, top))
-    ):
-        kind = QUICK if s.quick_from >= 0 else BURN
-        out.extend(Action(kind, seat, top, announce=call) for call in _burn_calls(s, top, n_hand))
     if seat != s.turn:
+        if burns:
+            _burn_out_of_turn(s, seat, out)
         return out
     phase = s.phase
     if phase is CHOOSING:
-        out.extend(Action(CHOOSE, seat, choose=suit) for suit in range(4))
+        out += _CHOOSES[seat]
         return out
+    n_hand = len(s.hands[seat])
     playable = playable_now(s, seat)
-    singles = playable
-    if rs.ace_company:
-        singles = [c for c in playable if not rs.needs_company(c)]
-        _with_company(s, seat, [c for c in playable if rs.needs_company(c)], out)
+    singles = _with_company(s, seat, playable, out) if rs.ace_company else playable
     if n_hand > 2:  # no call can be due: each card's plays are the ruleset's ready-made ones
         plays = rs.plays[seat]
         for card in singles:
@@ -74,31 +67,57 @@ def legal_list(s: State, seat: Seat) -> list[Action]:
         out.append(_DRAWS[seat])
     if may_pass(s, seat, playable):
         out.append(_PASSES[seat])
-    if phase is NORMAL:
-        if s.pending_kind is WILD4:
-            out.append(Action(CHALLENGE_WILD, seat))
-        if burns and top in hand and burnable(s, top):
-            out.extend(Action(BURN, seat, top, announce=call) for call in _burn_calls(s, top, n_hand))
-    if burns and (phase is NORMAL or phase is DRAWN):
+    if phase is NORMAL and s.pending_kind is WILD4:
+        out.append(Action(CHALLENGE_WILD, seat))
+    if burns:
+        _burn_on_turn(s, seat, out)
+    return out
+
+
+# The helpers below hold the rare actions' generator expressions: a function that has one makes a
+# cell of every variable the expression reads, at every call, whether or not the expression runs.
+
+
+def _burn_out_of_turn(s: State, seat: Seat, out: list[Action]) -> None:
+    """candeias, a seat not on turn: a quick action in its window, or a burn at the opening."""
+    top = s.discard[-1]
+    if top in s.hands[seat] and ((s.quick_from >= 0 and seat != s.quick_from) or (s.opening and burnable(s, top))):
+        kind = QUICK if s.quick_from >= 0 else BURN
+        out.extend(Action(kind, seat, top, announce=call) for call in _burn_calls(s, top, len(s.hands[seat])))
+
+
+def _burn_on_turn(s: State, seat: Seat, out: list[Action]) -> None:
+    """candeias, the seat on turn: a burn of the top card, and doubles."""
+    phase = s.phase
+    hand = s.hands[seat]
+    n_hand = len(hand)
+    top = s.discard[-1]
+    if phase is NORMAL and top in hand and burnable(s, top):
+        out.extend(Action(BURN, seat, top, announce=call) for call in _burn_calls(s, top, n_hand))
+    if phase is NORMAL or phase is DRAWN:
+        rs = s.rs
         for card in rs.playable_cards(s, set(hand)):
             if not rs.special(card) and hand.count(card) >= 2:
                 required = required_call(s, seat, card, n_hand, n_hand - 2)
                 out.extend(Action(DOUBLE, seat, card, announce=call, card2=card)
                            for call in ((None,) if required is None else (required, None)))
-    return out
 
 
-def _with_company(s: State, seat: Seat, aces: list[Card], out: list[Action]) -> None:
-    """``ace_with_company``: each Ace with each companion that fits (its suit, its call judged after both)."""
+def _with_company(s: State, seat: Seat, playable: list[Card], out: list[Action]) -> list[Card]:
+    """``ace_with_company``: each Ace with each companion that fits (its suit, its call judged after both).
+
+    Returns the playable cards that go down alone.
+    """
     rs = s.rs
     hand = s.hands[seat]
     after = len(hand) - 2
-    for ace in aces:
+    for ace in [c for c in playable if rs.needs_company(c)]:
         for card in rs.company(hand, ace):
             required = required_call(s, seat, card, after + 1, after)
             suits = range(4) if after > 0 and rs.chooses[card] else (-1,)
             calls = (None,) if required is None else (required, None)
             out.extend(Action(PLAY, seat, ace, suit, call, card2=card) for suit in suits for call in calls)
+    return [c for c in playable if not rs.needs_company(c)]
 
 
 def _burn_calls(s: State, card: Card, n_hand: int) -> tuple[str | None, ...]:

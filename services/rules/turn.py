@@ -28,10 +28,13 @@ def playable_now(s: State, seat: Seat) -> list[Card]:
         cards = [c for c in set(s.hands[seat]) if rank(c) == R8]
     else:
         return []
-    if rs.ace_company:
-        hand = s.hands[seat]
-        return [c for c in cards if not rs.needs_company(c) or rs.company(hand, c)]
-    return cards
+    return _with_company(s, seat, cards) if rs.ace_company else cards
+
+
+def _with_company(s: State, seat: Seat, cards: list[Card]) -> list[Card]:
+    """Those of ``cards`` that go down alone or have a companion in the hand (a function of its own: see ``legal``)."""
+    rs, hand = s.rs, s.hands[seat]
+    return [c for c in cards if not rs.needs_company(c) or rs.company(hand, c)]
 
 
 def may_pass(s: State, seat: Seat, playable: list[Card]) -> bool:

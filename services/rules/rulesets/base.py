@@ -81,6 +81,12 @@ class Ruleset:
             elif value not in values or type(value) is not type(values[0]):
                 raise OptionError(f"option {key!r} takes one of {values}")
         opts = {**self.defaults, **options}
+        # The class's flags that the turn machinery reads on every action, as the instance's own:
+        # CPython 3.11 reads an instance's attribute in a third of the time of a class attribute.
+        self.has_burns = self.has_burns
+        self.draw_anytime = self.draw_anytime
+        self.after_draw_any = self.after_draw_any
+        self.announce_mode = self.announce_mode
         self.options = dict(options)
         self.hand_size: int = opts.get("hand_size", self.default_hand)
         self.target: int | None = opts.get("target_points")
@@ -146,7 +152,12 @@ class Ruleset:
         if s.pending:
             return self.answers(s, cards)
         ok = self.follows[s.follow][s.discard[-1]]
-        return [c for c in cards if ok[c]]
+        # a loop, not a comprehension: in CPython 3.11 that is a function made and called on every action
+        playable = []
+        for c in cards:
+            if ok[c]:
+                playable.append(c)
+        return playable
 
     def may_follow(self, follow: Suit, top: int, card: Card) -> bool:
         """Whether ``card`` may go on a top card of rank ``top`` with ``follow`` in force, nothing pending."""

@@ -97,9 +97,8 @@ class Colors108(Ruleset):
         v = RANKS[card]
         if SUITS[card] == WILD:
             if v == V_WILD4:
-                follow = s.follow
                 s.w4_seat = seat
-                s.w4_bluff = follow >= 0 and any(SUITS[c] == follow for c in s.hands[seat])
+                s.w4_bluff = _holds_suit(s.hands[seat], s.follow)
                 s.pending = 4
                 s.pending_kind = WILD4
             s.follow = choose
@@ -131,3 +130,11 @@ class Colors108(Ruleset):
         if not self.scoring or s.scores[winner] >= (self.target or 500):
             s.match_over = True
             s.match_winners = [winner, (winner + 2) % 4] if self.teams else [winner]
+
+
+def _holds_suit(hand: list[Card], follow: Suit) -> bool:
+    """Whether ``hand`` holds a card of the colour in force (a W+4 played so is a bluff).
+
+    A function of its own: a generator expression in ``effect`` would make a cell on every card played.
+    """
+    return follow >= 0 and any(SUITS[c] == follow for c in hand)
