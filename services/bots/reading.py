@@ -7,6 +7,8 @@ seat add up to its hand size; a group with nothing excluded is free. What makes 
 * *A draw on turn* (a 7 or +2 taken instead of answered, a burner with no continuation, a
   plain draw): the medium bot — and most people — draw only when nothing they hold fits,
   so at that moment the hand held no card the engine would have let it play (or burn).
+* *A Jack or wild played* (not going out): it is kept for last (the medium bot values any
+  other play above it), so no other card that fitted was held.
 * *A turn that ends with a draw*: the engine ends it at once when the drawn card does not
   fit (nor, where any card may follow a draw, any other), so the drawn card fitted nothing
   (judged at the next look, ``sync``). A pass with nothing to draw, or after an 8 bounce
@@ -132,6 +134,9 @@ def observe(r: Reading | None, s: State, a: Action) -> Reading:
                 drawn = Drawn(turn, len(s.hands[turn]), fitting(s, plays_only=True))
         elif a.kind == PASS and (phase is NORMAL or phase is BOUNCE):
             _exclude(groups[turn], fitting(s))
+        elif a.kind == PLAY and a.card2 < 0 and s.rs.chooses[a.card] and len(s.hands[turn]) > 1 and phase is NORMAL:
+            # Jacks and wilds last: nothing else that fitted was held (the medium bot's rule, and most people's)
+            _exclude(groups[turn], frozenset(c for c in fitting(s) if not s.rs.chooses[c]))
     if s.rs.has_burns and s.discard:
         top = frozenset((s.discard[-1],))
         for seat in _let_go(s, a):
