@@ -127,14 +127,8 @@ def deal(s: State, seed: str, table_id: str, round_no: int, dealer: Seat | None 
     n = s.n
     if dealer is None:
         dealer = round_no % n
-    tiebreak = s.tiebreak
-    seats = [i for i in range(n) if i in tiebreak] if tiebreak and not s.match_over else list(range(n))
-    if rs.random_first:
-        first = seats[choice_index(len(seats), seed, "first")]
-    elif len(seats) == n:  # everyone plays: the seat after the dealer
-        first = (dealer + 1) % n
-    else:
-        first = min(seats, key=lambda i: (i - dealer - 1) % n)
+    seats = _tiebreak_seats(s) if s.tiebreak and not s.match_over else list(range(n))
+    first = seats[choice_index(len(seats), seed, "first")] if rs.random_first else _seat_after(seats, dealer, n)
     # the deck from its top (the shuffled list's end) down; each seat's cards are every len(order)-th
     top_down = shuffled(rs.deck(n), seed, "deal")[::-1]
     order = seats[seats.index(first):] + seats[: seats.index(first)]
@@ -146,6 +140,17 @@ def deal(s: State, seed: str, table_id: str, round_no: int, dealer: Seat | None 
         hands[seat] = tuple(top_down[place:dealt:len(order)])
     return RoundDealt(round_no, dealer, first, tuple(hands), top_down[dealt], tuple(top_down[dealt + 1:]), seed,
                       commitment(table_id, round_no, seed))
+
+
+def _tiebreak_seats(s: State) -> list[Seat]:
+    return [i for i in range(s.n) if i in s.tiebreak]
+
+
+def _seat_after(seats: list[Seat], dealer: Seat, n: int) -> Seat:
+    """The first of ``seats`` after the dealer (a function of its own: ``deal`` would make cells for the key)."""
+    if len(seats) == n:  # everyone plays: the seat after the dealer
+        return (dealer + 1) % n
+    return min(seats, key=lambda i: (i - dealer - 1) % n)
 
 
 def verify_deal(before: State, dealt: RoundDealt, table_id: str, revealed_seed: str) -> bool:

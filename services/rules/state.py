@@ -186,8 +186,14 @@ class State:
 
     def draw(self, seat: Seat, k: int) -> list[Card]:
         """Move up to ``k`` cards from the stock to ``seat``, reshuffling the discard pile when needed."""
-        got: list[Card] = []
         stock, hand = self.stock, self.hands[seat]
+        if k == 1 and stock:  # the common draw: one card, the stock not empty
+            c = stock.pop()
+            hand.append(c)
+            if self.draw_log is not None:
+                self.draw_log.append((seat, [c]))
+            return [c]
+        got: list[Card] = []
         for _ in range(k):
             if not stock:
                 self.reshuffle()
