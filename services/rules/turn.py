@@ -37,20 +37,25 @@ def _with_company(s: State, seat: Seat, cards: list[Card]) -> list[Card]:
     return [c for c in cards if not rs.needs_company(c) or rs.company(hand, c)]
 
 
-def may_pass(s: State, seat: Seat, playable: list[Card]) -> bool:
+def may_draw_or_pass(s: State, playable: list[Card]) -> tuple[bool, bool]:
+    """Whether the seat on turn, holding ``playable``, may draw, and whether it may pass (both at once: one call
+    of ``legal_actions`` per action)."""
     phase = s.phase
     if phase is NORMAL:
-        return not s.pending and not playable and not s.can_draw()
+        if playable:
+            return s.rs.draw_anytime, False
+        return True, not s.pending and not s.can_draw()
     if phase is BURNED:  # without a continuation the burner must draw
-        return bool(playable)
-    return phase is not CHOOSING
+        return not playable, bool(playable)
+    return False, phase is not CHOOSING
+
+
+def may_pass(s: State, seat: Seat, playable: list[Card]) -> bool:
+    return may_draw_or_pass(s, playable)[1]
 
 
 def may_draw(s: State, playable: list[Card]) -> bool:
-    phase = s.phase
-    if phase is NORMAL:
-        return s.rs.draw_anytime or not playable
-    return phase is BURNED and not playable
+    return may_draw_or_pass(s, playable)[0]
 
 
 def burnable(s: State, card: Card) -> bool:
