@@ -92,7 +92,10 @@ class Table:
     commands: OrderedDict[str, int] = field(default_factory=OrderedDict)
 
     def seat_of(self, identity: str) -> int:
-        return next((i for i, p in enumerate(self.players) if p.identity == identity), -1)
+        for i, p in enumerate(self.players):  # a loop, not next() over a generator: twice per command
+            if p.identity == identity:
+                return i
+        return -1
 
     def seated_stake(self) -> int:
         """The stake a match started now would be played for: none unless every seat is an account's

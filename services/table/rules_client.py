@@ -105,10 +105,10 @@ class _Stream:
         """The answer to ``DecideRequest(**request)``; ``context``: the trace context it goes with."""
         if self.broken:
             raise _Broken()
+        self.queued.calls.add(id=call_id, request=request, trace=context)  # raises if the request cannot be sent
         loop = asyncio.get_running_loop()
         waiter: asyncio.Future[rules_pb2.DecideAnswer] = loop.create_future()
         self.waiting[call_id] = waiter
-        self.queued.calls.add(id=call_id, request=request, trace=context)
         self.wanted.set()
         # a bare timer, not asyncio.timeout: this runs once per move, and the waiter is all there is to end
         late = loop.call_later(timeout, _expire, waiter)
