@@ -7,8 +7,9 @@ seat add up to its hand size; a group with nothing excluded is free. What makes 
 * *A draw on turn* (a 7 or +2 taken instead of answered, a burner with no continuation, a
   plain draw): the medium bot — and most people — draw only when nothing they hold fits,
   so at that moment the hand held no card the engine would have let it play (or burn).
-* *A Jack or wild played* (not going out): it is kept for last (the medium bot values any
-  other play above it), so no other card that fitted was held.
+* *A card played* (not going out): Tito plays the card he likes most (``greedy.preference``).
+  A Jack or wild is kept for last: no other card that fitted was held. Another card: no card
+  of its suit that fitted and that he likes more (more points, a stronger attack) was held.
 * *A turn that ends with a draw*: the engine ends it at once when the drawn card does not
   fit (nor, where any card may follow a draw, any other), so the drawn card fitted nothing
   (judged at the next look, ``sync``). A pass with nothing to draw, or after an 8 bounce
@@ -47,8 +48,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
+from services.bots import greedy
 from services.rules.actions import BURN, CHALLENGE, DOUBLE, DRAW, PASS, PLAY, QUICK, Action
-from services.rules.cards import Card, Seat
+from services.rules.cards import SUITS, Card, Seat
 from services.rules.engine import legal_actions
 from services.rules.phases import BOUNCE, BURNED, DRAWN, NORMAL
 from services.rules.rulesets import Ruleset
@@ -134,9 +136,9 @@ def observe(r: Reading | None, s: State, a: Action) -> Reading:
                 drawn = Drawn(turn, len(s.hands[turn]), fitting(s, plays_only=True))
         elif a.kind == PASS and (phase is NORMAL or phase is BOUNCE):
             _exclude(groups[turn], fitting(s))
-        elif a.kind == PLAY and a.card2 < 0 and s.rs.chooses[a.card] and len(s.hands[turn]) > 1 and phase is NORMAL:
-            # Jacks and wilds last: nothing else that fitted was held (the medium bot's rule, and most people's)
-            _exclude(groups[turn], frozenset(c for c in fitting(s) if not s.rs.chooses[c]))
+        elif a.kind == PLAY and a.card2 < 0 and len(s.hands[turn]) > 1 and (
+                phase is NORMAL or phase is BURNED or (phase is DRAWN and s.rs.after_draw_any)):
+            _exclude(groups[turn], _outranked(s, a))
     if s.rs.has_burns and s.discard:
         top = frozenset((s.discard[-1],))
         for seat in _let_go(s, a):
@@ -144,6 +146,23 @@ def observe(r: Reading | None, s: State, a: Action) -> Reading:
     for card in _shed(a):
         groups[a.seat] = _remove(groups[a.seat], card)
     return Reading(tuple(tuple(g for g in gs if g.size) for gs in groups), drawn)
+
+
+def _outranked(s: State, a: Action) -> frozenset[Card]:
+    """The cards that fitted and that Tito would have played rather than ``a`` (a single card, not going out).
+
+    Jacks and wilds last: any other card that fitted. Else the cards of the same suit he
+    likes more (``greedy.preference``: points and attack; how many of the suit he holds
+    counts the same for both, so the comparison needs no hidden fact). Most people play so
+    too; a seat that does not is read afresh when it plays a card its reading excluded.
+    """
+    rs, fits = s.rs, fitting(s)
+    if rs.chooses[a.card]:
+        return frozenset(c for c in fits if not rs.chooses[c])
+    n, same = len(s.hands[a.seat]), [1, 1, 1, 1]
+    mine = greedy.preference(rs, a, n, same, s.follow, 0.0)
+    return frozenset(c for c in fits if SUITS[c] == SUITS[a.card] and not rs.chooses[c]
+                     and greedy.preference(rs, a._replace(card=c, choose=-1), n, same, s.follow, 0.0) > mine)
 
 
 def _shed(a: Action) -> tuple[Card, ...]:
