@@ -1,10 +1,10 @@
 """The table service's way to the stateless rules service: gRPC, with rejections as ``Refused``.
 
 Decisions, one per move, go over one long-lived ``DecisionBatches`` stream rather than a call
-each: a unary call's set-up costs as much CPU as the message it carries; and the decisions that
-wait at one moment go as one message (``_Stream``). A decision is
-pure, so one that meets a broken stream (the rules service restarted, a replica went away)
-is asked again once on a fresh stream. A decision carries the trace context of the command's
+each: a unary call's set-up costs as much CPU as the message it carries, and the decisions that
+wait at one moment go as one message (``_Stream``). A decision is pure, so one that meets a
+broken stream (the rules service restarted, a replica went away) is asked again once on a
+fresh stream. A decision carries the trace context of the command's
 span when that span is recorded; the rules service then records its own under it. The unary calls
 (a new round) are spans of opentelemetry-instrumentation-grpc's client interceptor, their trace
 context in the call's metadata; the stream is not: it lives as long as the channel, its messages
