@@ -20,7 +20,7 @@ from typing import Any
 
 from services.rules.actions import CHOOSE, DRAW, PASS, PLAY, Action, action_to_dict
 from services.rules.applying import apply
-from services.rules.cards import FRENCH, WILD, Card, Seat, suit
+from services.rules.cards import FRENCH, WILD, Card, Family, Seat, suit
 from services.rules.checking import check
 from services.rules.legal import legal_actions
 from services.rules.rulesets import Ruleset, make_ruleset
@@ -55,17 +55,11 @@ def start_round(s: State, dealer: Seat, first: Seat, hands: Sequence[Sequence[st
         s.match_winners = []
         s.tiebreak = []
     fam = rs.family
-
-    def cards(xs: Sequence[str | Card]) -> list[Card]:
-        if {*map(type, xs)} <= _INT:  # cards already (a deal's): copied in C, not looked at one by one
-            return list(xs)  # type: ignore[arg-type]  # every item's type is int
-        return [x if isinstance(x, int) else fam.parse(x) for x in xs]
-
     s.reset_round()
-    s.active = [i in s.tiebreak for i in range(s.n)] if s.tiebreak else [True] * s.n
-    s.hands = [cards(h) for h in hands]
-    s.stock = cards(stock)[::-1]
-    s.discard = cards([starter])
+    s.active = _tiebreak_active(s) if s.tiebreak else [True] * s.n
+    s.hands = [_cards(fam, h) for h in hands]
+    s.stock = _cards(fam, stock)[::-1]
+    s.discard = [starter if isinstance(starter, int) else fam.parse(starter)]
     s.seed = seed
     s.reshuffles = 0
     s.round_over = False
@@ -79,6 +73,17 @@ def start_round(s: State, dealer: Seat, first: Seat, hands: Sequence[Sequence[st
     top = s.discard[-1]
     s.follow = suit(top) if suit(top) != WILD else -1
     rs.starter_effect(s)
+
+
+def _cards(fam: Family, xs: Sequence[str | Card]) -> list[Card]:
+    """Cards given as numbers (a deal's) or names (a script's)."""
+    if {*map(type, xs)} <= _INT:  # numbers already: copied in C, not looked at one by one
+        return list(xs)  # type: ignore[arg-type]  # every item's type is int
+    return [x if isinstance(x, int) else fam.parse(x) for x in xs]
+
+
+def _tiebreak_active(s: State) -> list[bool]:
+    return [i in s.tiebreak for i in range(s.n)]
 
 
 def may_join_late(s: State) -> bool:

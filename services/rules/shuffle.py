@@ -20,7 +20,7 @@ import hmac
 import struct
 from collections.abc import Iterator
 from functools import cache
-from itertools import chain, count, islice
+from itertools import chain, count
 from operator import ge, mod
 from typing import TypeVar
 
@@ -61,20 +61,35 @@ def shuffled(items: list[T], seed: str, label: str) -> list[T]:
     n = len(out)
     if n < 2:
         return out
-    # Each position's first word, taken together and reduced in C (``map``): a word is rejected
-    # once in 2**32 / n, and only then is the shuffle drawn word by word (the same numbers).
-    first = list(islice(_words(seed, label), n - 1))
-    if any(map(ge, first, _limits(n))):
+    # Each position's first word, all read at once and reduced in C (``map``): a word is rejected
+    # once in 2**32 / n (none is when the largest is below every range's limit), and only then is
+    # the shuffle drawn word by word (the same numbers).
+    first = _first_words(seed, label, n - 1)
+    if max(first) >= _lowest_limit(n) and any(map(ge, first, _limits(n))):
         return _shuffled_by_rejection(out, seed, label)
     for i, j in zip(range(n - 1, 0, -1), map(mod, first, range(n, 1, -1)), strict=True):
         out[i], out[j] = out[j], out[i]
     return out
 
 
+def _first_words(seed: str, label: str, k: int) -> tuple[int, ...]:
+    """The first ``k`` words of ``_words``: the blocks they need hashed, joined and unpacked once."""
+    base = bytes.fromhex(seed) + b"|" + label.encode() + b"|"
+    sha256 = hashlib.sha256
+    blocks = b"".join([sha256(base + block.to_bytes(8, "big")).digest() for block in range((k + 7) // 8)])
+    return struct.unpack_from(f">{k}I", blocks)
+
+
 @cache  # a deck of a few sizes is shuffled for every deal
 def _limits(n: int) -> tuple[int, ...]:
     """For each range ``n, n-1 … 2`` drawn from in turn, the first word ``_below`` rejects."""
     return tuple(_SPAN - _SPAN % k for k in range(n, 1, -1))
+
+
+@cache
+def _lowest_limit(n: int) -> int:
+    """The lowest of ``_limits(n)``: a word below it is taken in any of those ranges."""
+    return min(_limits(n))
 
 
 def _shuffled_by_rejection(out: list[T], seed: str, label: str) -> list[T]:

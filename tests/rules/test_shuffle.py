@@ -9,8 +9,18 @@ import pytest
 
 from services.rules.cards import FRENCH
 from services.rules.decider import RoundDealt, deal, decide, evolve, verify_deal
-from services.rules.engine import legal_actions, new_match
-from services.rules.shuffle import _below, _shuffled_by_rejection, choice_index, commitment, shuffled
+from services.rules.engine import legal_actions, new_match, start_round
+from services.rules.shuffle import (
+    _below,
+    _first_words,
+    _limits,
+    _lowest_limit,
+    _shuffled_by_rejection,
+    _words,
+    choice_index,
+    commitment,
+    shuffled,
+)
 from services.rules.state import State
 
 SEED = "a1" * 32
@@ -115,6 +125,25 @@ def test_the_word_by_word_shuffle_is_the_same_shuffle() -> None:
         items = list(range(i % 110))
         assert _shuffled_by_rejection(list(items), seed, "deal") == shuffled(items, seed, "deal")
         assert _shuffled_by_rejection(list(items), seed, "deal") == _reference(items, seed, "deal")
+
+
+def test_the_first_words_are_the_stream_s_first_words() -> None:
+    for k in (1, 7, 8, 9, 51, 107):
+        words = _words(SEED, "deal")
+        assert list(_first_words(SEED, "deal", k)) == [next(words) for _ in range(k)]
+    assert all(_lowest_limit(n) == min(_limits(n)) <= 2**32 - 2**32 % n for n in range(2, 120))
+
+
+def test_a_deal_s_numbers_and_a_script_s_names_lay_the_same_round_out() -> None:
+    by_name, by_number, mixed = (new_match("classic52", 2) for _ in range(3))
+    names = [["7H", "9S"], ["8H", "KD"]], "9H", ["AC", "2D"]
+    start_round(by_name, 1, 0, *names)
+    start_round(by_number, 1, 0, [[FRENCH.parse(c) for c in h] for h in names[0]], FRENCH.parse(names[1]),
+                [FRENCH.parse(c) for c in names[2]])
+    start_round(mixed, 1, 0, [["7H", FRENCH.parse("9S")], [FRENCH.parse("8H"), "KD"]], "9H",
+                [FRENCH.parse("AC"), "2D"])
+    assert (by_name.hands, by_name.stock, by_name.discard) == (by_number.hands, by_number.stock, by_number.discard)
+    assert (by_name.hands, by_name.stock, by_name.discard) == (mixed.hands, mixed.stock, mixed.discard)
 
 
 def _dealt_card_by_card(s: State, seed: str, round_no: int) -> tuple[int, tuple[tuple[int, ...], ...], int]:
