@@ -20,11 +20,16 @@ from services.table.domain import Status, Table
 
 def table_info(t: Table, identity: str, seat: int | None = None) -> dict[str, Any]:
     seat = t.seat_of(identity) if seat is None else seat
-    info: dict[str, Any] = {
+    return _viewer_info(t, public_info(t), seat, t.creator == identity)
+
+
+def public_info(t: Table) -> dict[str, Any]:
+    """What ``table_info`` shows every viewer alike (a batch's frames build it once and share it)."""
+    return {
         "table_id": t.table_id, "ruleset": t.ruleset, "options": t.options, "seats": t.capacity,
         "status": t.status, "category": t.category if t.match_no else t.seated_category(),
         "players": [{"name": p.name, "bot": p.bot} for p in t.players],
-        "my_seat": seat, "creator": t.creator == identity, "match_no": t.match_no, "winners": t.winners,
+        "match_no": t.match_no, "winners": t.winners,
         "end_reason": t.end_reason, "ended_by": t.ended_by if t.ended_by >= 0 else None,
         "absent_seat": t.absent_seat if t.absent_seat >= 0 else None,
         "rematch": sorted(t.rematch), "rematch_closed": t.rematch_closed,
@@ -33,7 +38,12 @@ def table_info(t: Table, identity: str, seat: int | None = None) -> dict[str, An
         # competitive tables (docs/rankings.md): the stake per seat, what this match is played for, the vote
         "stake": t.stake, "match_stake": t.match_stake, "penalty": _penalty(t),
     }
-    if seat >= 0 or t.creator == identity:
+
+
+def _viewer_info(t: Table, public: dict[str, Any], seat: int, creator: bool) -> dict[str, Any]:
+    """``public`` with what depends on the viewer: its seat, whether it created the table, the invitation."""
+    info = {**public, "my_seat": seat, "creator": creator}
+    if seat >= 0 or creator:
         info["invitation"] = t.invitation
     return info
 
@@ -153,27 +163,55 @@ def events_frame(t: Table, seq: int, batch: events_pb2.EventBatch, identity: str
             "table_info": table_info(t, identity, seat), "view": viewer_view(t, identity, seat)}
 
 
+def _seat_shown_more(ev: events_pb2.Event, seat: int) -> bool:
+    """Whether ``seat`` sees more of ``ev`` than a spectator: its own hand dealt, the cards it drew."""
+    body = ev.WhichOneof("body")
+    if body == "round_dealt":
+        return seat < len(ev.round_dealt.hands)
+    if body == "action_taken":
+        return any(d.seat == seat for d in ev.action_taken.draws)
+    return False
+
+
 @dataclass
 class BatchFrames:
     """The frames one stored batch makes, each built and serialized once per kind of viewer.
 
     What a frame holds depends on the viewer's seat (a spectator's is the same for every
     spectator) and on whether the viewer created the table, nothing else: viewers alike share
-    one text, so a table watched by many costs one view per seat, not one per socket. Built
-    while the table is as the batch left it (``Feeds`` holds the feed's lock).
+    one text, so a table watched by many costs one view per seat, not one per socket. Within
+    the batch, what every viewer sees alike is built once: the table's public facts and each
+    event as a spectator sees it, redacted again for a seat only where that seat sees more
+    (``_seat_shown_more``). Built while the table is as the batch left it (``Feeds`` holds the
+    feed's lock).
     """
 
     table: Table
     seq: int
     batch: events_pb2.EventBatch
     made: dict[tuple[int, bool], str] = field(default_factory=dict)
+    public: tuple[list[dict[str, Any]], dict[str, Any]] | None = None  # spectators' events, public_info
 
     def text_for(self, identity: str) -> str:
-        key = (self.table.seat_of(identity), self.table.creator == identity)
+        t = self.table
+        key = (t.seat_of(identity), t.creator == identity)
         text = self.made.get(key)
         if text is None:
-            text = self.made[key] = orjson.dumps(events_frame(self.table, self.seq, self.batch, identity)).decode()
+            text = self.made[key] = orjson.dumps(self._frame(*key)).decode()
         return text
+
+    def _frame(self, seat: int, creator: bool) -> dict[str, Any]:
+        """What ``events_frame`` makes for a viewer at ``seat`` (-1: none) who did or did not create the table."""
+        t, events = self.table, self.batch.events
+        if self.public is None:
+            self.public = [redact_event(ev, None) for ev in events], public_info(t)
+        shown, info = self.public
+        if seat >= 0:
+            shown = [redact_event(ev, seat) if _seat_shown_more(ev, seat) else spectators
+                     for ev, spectators in zip(events, shown, strict=True)]
+        return {"type": "events", "table": t.table_id, "seq": self.seq, "events": shown,
+                "table_info": _viewer_info(t, info, seat, creator),
+                "view": viewer_view(t, "", seat)}
 
 
 def state_frame(t: Table, identity: str) -> dict[str, Any]:

@@ -97,9 +97,12 @@ def test_no_frame_shows_a_card_its_viewer_may_not_see(game: tuple[str, int], see
         assert t.match is not None
         fam = t.match.rs.family
         played |= set(fam.names(t.match.discard))
+        shared = BatchFrames(t, step + 2, batch)  # what the sockets get: built from parts shared by the viewers
         for viewer in [None, *range(seats)]:
             identity = "nobody" if viewer is None else f"p{viewer}"
-            _check(t, events_frame(t, step + 2, batch, identity), viewer, played)
+            frame = events_frame(t, step + 2, batch, identity)
+            _check(t, frame, viewer, played)
+            assert json.loads(shared.text_for(identity)) == frame
             _check(t, state_frame(t, identity), viewer, played)
         if t.match.round_over:
             break
