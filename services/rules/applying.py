@@ -102,8 +102,7 @@ def _after_card(s: State, seat: Seat, nxt: Seat, phase: Phase, announced: bool, 
 
 
 def _end_turn(s: State, nxt: Seat, phase: Phase) -> None:
-    ender = s.turn
-    if s.mau_offender >= 0 and s.mau_guard == ender and s.rs.announce_mode == CHALLENGE_MODE:
+    if s.mau_offender >= 0 and s.mau_guard == s.turn and s.rs.announce_mode == CHALLENGE_MODE:
         s.mau_offender = -1
         if s.finisher >= 0 and not s.hands[s.finisher]:
             _finish(s, s.finisher)

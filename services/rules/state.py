@@ -169,8 +169,10 @@ class State:
     def next_seat(self, seat: Seat, direction: int = 0) -> Seat:
         """The next seat still in the round from ``seat`` (in ``direction``, default the current one)."""
         d = direction or self.direction
+        s = (seat + d) % self.n
+        if self.active[s]:  # the common case: everyone is still in the round
+            return s
         n, active = self.n, self.active
-        s = (seat + d) % n
         while not active[s]:
             s = (s + d) % n
         return s

@@ -28,3 +28,14 @@ def test_draw_and_pass_by_phase(ruleset: str, phase: Phase, playable: list[int],
     s.phase, s.pending = phase, pending
     assert may_draw_or_pass(s, playable) == expected
     assert (may_draw(s, playable), may_pass(s, 0, playable)) == expected
+
+
+def test_the_next_seat_skips_who_is_out_of_the_round() -> None:
+    s = new_match("classic32", 5)
+    s.active = [True, False, False, True, True]
+    assert [s.next_seat(i) for i in range(5)] == [3, 3, 3, 4, 0]
+    assert [s.next_seat(i, -1) for i in range(5)] == [4, 0, 0, 0, 3]
+    s.direction = -1
+    assert [s.previous_seat(i) for i in range(5)] == [3, 3, 3, 4, 0]
+    s.active = [True] * 5
+    assert [s.next_seat(i) for i in range(5)] == [4, 0, 1, 2, 3]
