@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from services.bots.reading import Group, Reading, sync
+from services.bots.reading import Group, LastPlay, Reading, sync
 from services.rules.actions import Action, parse_action
 from services.rules.cards import Card, Family, Seat, Suit
 from services.rules.rulesets import Ruleset, make_ruleset
@@ -65,6 +65,7 @@ class SeatKnowledge:
     legal: tuple[Action, ...]  # this seat's legal actions, from the view
     # what the round's public actions say of every hand (``reading.Reading.groups``); () when not read
     reading: tuple[tuple[Group, ...], ...] = ()
+    last_plays: tuple[LastPlay | None, ...] = ()  # ``reading.Reading.last``: each seat's last play, if it still shows
 
     @property
     def players(self) -> int:
@@ -103,6 +104,7 @@ def from_view(v: Mapping[str, Any], options: Mapping[str, Any], played_public: S
     if len(pile) != v["discard"] or (pile and pile[-1] != top):
         raise ValueError("the public pile does not match the view")
     seat = v["seat"]
+    read = None if reading is None else sync(reading, v["hand_sizes"], seat_on_turn(v), v["phase"] == "drawn")
     return SeatKnowledge(
         ruleset=rs.name,
         options=tuple(sorted(options.items())),
@@ -123,8 +125,8 @@ def from_view(v: Mapping[str, Any], options: Mapping[str, Any], played_public: S
         rounds_played=v["rounds_played"],
         scores=tuple(v["scores"]),
         legal=tuple(parse_action(a, fam) for a in v["legal_actions"]),
-        reading=() if reading is None else sync(reading, v["hand_sizes"], seat_on_turn(v),
-                                                v["phase"] == "drawn").groups,
+        reading=() if read is None else read.groups,
+        last_plays=() if read is None else read.last,
     )
 
 

@@ -50,7 +50,7 @@ from typing import NamedTuple
 
 from services.bots import greedy
 from services.rules.actions import BURN, CHALLENGE, DOUBLE, DRAW, PASS, PLAY, QUICK, Action
-from services.rules.cards import SUITS, Card, Seat
+from services.rules.cards import SUITS, Card, Seat, Suit
 from services.rules.engine import legal_actions
 from services.rules.phases import BOUNCE, BURNED, DRAWN, NORMAL
 from services.rules.rulesets import Ruleset
@@ -75,17 +75,28 @@ class Drawn(NamedTuple):
     fitted: frozenset[Card]
 
 
+class LastPlay(NamedTuple):
+    """A seat's last action, a single card played with ``fits`` on the table and ``follow`` in force,
+    leaving it ``size`` cards, none drawn since: its hand then was its hand now and that card."""
+
+    action: Action
+    size: int
+    fits: frozenset[Card]
+    follow: Suit
+
+
 @dataclass(frozen=True, slots=True)
 class Reading:
     """Per seat, the groups its hidden hand is made of (oldest first: the last holds the cards drawn last)."""
 
     groups: tuple[tuple[Group, ...], ...]
     drawn: Drawn | None = None  # a draw whose card is judged once the turn is seen to go on
+    last: tuple[LastPlay | None, ...] = ()  # per seat (() for none): its last play, while nothing was drawn since
 
     @staticmethod
     def start(s: State) -> Reading:
         """Nothing known yet: one free group per hand (a round just dealt)."""
-        return Reading(tuple((Group(len(h), NOTHING),) if h else () for h in s.hands))
+        return Reading(tuple((Group(len(h), NOTHING),) if h else () for h in s.hands), None, (None,) * s.n)
 
     def constrained(self, seat: Seat) -> bool:
         return any(g.excluded for g in self.groups[seat])
@@ -99,7 +110,7 @@ def sync(r: Reading | None, sizes: Sequence[int], turn: Seat = -1, drawing: bool
     at once (it is not still on turn in the ``drawing`` phase) the card it drew did not fit.
     """
     if r is None or len(r.groups) != len(sizes):
-        return Reading(tuple((Group(n, NOTHING),) if n else () for n in sizes))
+        return Reading(tuple((Group(n, NOTHING),) if n else () for n in sizes), None, (None,) * len(sizes))
     out = []
     changed = False
     for groups, n in zip(r.groups, sizes, strict=True):
@@ -117,7 +128,11 @@ def sync(r: Reading | None, sizes: Sequence[int], turn: Seat = -1, drawing: bool
             last = seat_groups[-1]
             out[drawn.seat] = (*seat_groups[:-1], Group(1, last.excluded | drawn.fitted))
         drawn = None
-    return Reading(tuple(out), drawn) if changed else r
+    plays = r.last
+    if plays and any(p is not None and p.size != n for p, n in zip(plays, sizes, strict=True)):
+        changed = True  # a hand that changed since its last play: that play no longer shows its hand
+        plays = tuple(p if p is not None and p.size == n else None for p, n in zip(plays, sizes, strict=True))
+    return Reading(tuple(out), drawn, plays) if changed else r
 
 
 def observe(r: Reading | None, s: State, a: Action) -> Reading:
@@ -128,6 +143,8 @@ def observe(r: Reading | None, s: State, a: Action) -> Reading:
         return r
     groups = [list(g) for g in r.groups]
     drawn = r.drawn
+    plays: list[LastPlay | None] = list(r.last) if r.last else [None] * len(groups)
+    plays[a.seat] = None
     if a.seat == turn:
         drawn = None  # the drawer acts again in its turn: the card it drew fitted (or its hand did)
         if a.kind == DRAW and (phase is NORMAL or phase is BURNED):
@@ -139,13 +156,35 @@ def observe(r: Reading | None, s: State, a: Action) -> Reading:
         elif a.kind == PLAY and a.card2 < 0 and len(s.hands[turn]) > 1 and (
                 phase is NORMAL or phase is BURNED or (phase is DRAWN and s.rs.after_draw_any)):
             _exclude(groups[turn], _outranked(s, a))
+            plays[turn] = LastPlay(a, len(s.hands[turn]) - 1, fitting(s, plays_only=True), s.follow)
     if s.rs.has_burns and s.discard:
         top = frozenset((s.discard[-1],))
         for seat in _let_go(s, a):
             _exclude(groups[seat], top)
     for card in _shed(a):
         groups[a.seat] = _remove(groups[a.seat], card)
-    return Reading(tuple(tuple(g for g in gs if g.size) for gs in groups), drawn)
+    return Reading(tuple(tuple(g for g in gs if g.size) for gs in groups), drawn, tuple(plays))
+
+
+def tito_would(rs: Ruleset, play: LastPlay, hand: Sequence[Card]) -> bool:
+    """Whether Tito, holding ``hand`` and the card of ``play``, could have made that play: no other
+    play (another card, another suit named) that ``greedy.preference`` likes more.
+
+    What the groups cannot say: which suit he holds most of (he names it, and its cards count
+    more), read in a sampled world, where the hand is known.
+    """
+    a = play.action
+    then = [*hand, a.card]
+    counts = greedy.suit_counts(rs, then)
+    n = len(then)
+    mine = greedy.preference(rs, a, n, counts, play.follow, 0.0)
+    for c in set(then) & play.fits:
+        if rs.needs_company(c):
+            continue
+        for suit in range(4) if rs.chooses[c] else (-1,):
+            if greedy.preference(rs, a._replace(card=c, choose=suit), n, counts, play.follow, 0.0) > mine:
+                return False
+    return True
 
 
 def _outranked(s: State, a: Action) -> frozenset[Card]:

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from services.bots import greedy
 from services.bots.knowledge import SeatKnowledge, rules, unseen
-from services.bots.reading import Group
+from services.bots.reading import Group, LastPlay, tito_would
 from services.rules.actions import BURN, CHALLENGE, CHALLENGE_WILD, PLAY, QUICK, Action
 from services.rules.cards import WILD, Card, Seat, suit
 from services.rules.engine import apply, legal_actions
@@ -48,12 +48,14 @@ class World:
     unseen: tuple[Card, ...]
     others: tuple[Seat, ...]  # the other seats in the round holding cards, in seat order
     groups: tuple[tuple[Group, ...], ...] = ()  # theirs from the reading (in the same order); () when none binds
+    plays: tuple[tuple[Seat, LastPlay], ...] = ()  # the others' last plays that still show their hands
 
     @staticmethod
     def prepare(k: SeatKnowledge) -> World:
         t = _template(k)
         others = tuple(i for i in range(k.players) if i != k.seat and k.in_round[i] and k.hand_sizes[i])
-        return World(t, tuple(unseen(k)), others, _groups(k, others))
+        plays = tuple((i, p) for i in others if k.last_plays and (p := k.last_plays[i]) is not None)
+        return World(t, tuple(unseen(k)), others, _groups(k, others), plays)
 
 
 def _groups(k: SeatKnowledge, others: tuple[Seat, ...]) -> tuple[tuple[Group, ...], ...]:
@@ -108,13 +110,31 @@ def _template(k: SeatKnowledge) -> State:
 
 def sample_world(k: SeatKnowledge, rng: random.Random, world: World) -> State:
     """One determinization: the unseen cards dealt at random to the other hands and the stock,
-    within what the round's public actions said of the hands (``k.reading``) when they can be.
+    within what the round's public actions said of the hands (``k.reading``) when they can be,
+    and (of ``TRIES`` deals) one where each other seat's last play is one Tito could have made.
 
     The cards a constraint allows are dealt to it first, most constrained first; when a deal
     cannot meet them (the reading was wrong: people are not the medium bot), the cards are
     dealt without them. A seat's cards drawn last are the last of its hand.
     """
     s = world.template.copy()
+    for _ in range(TRIES):
+        _deal(k, rng, world, s)
+        if not world.plays or all(tito_would(world.template.rs, p, s.hands[i]) for i, p in world.plays):
+            break
+    s.seed = f"{rng.getrandbits(256):064x}"
+    if s.phase is Phase.DRAWN and not k.on_turn and s.hands[k.turn]:
+        s.drawn_card = s.hands[k.turn][-1]  # the seat on turn drew one of its cards this seat has not seen
+    if s.pending_kind is Pending.WILD4:
+        s.w4_bluff = _was_bluff(s)
+    return s
+
+
+TRIES = 8  # deals tried for one whose last plays Tito could have made; then the last one, whatever it says
+
+
+def _deal(k: SeatKnowledge, rng: random.Random, world: World, s: State) -> None:
+    """Deal the unseen cards into ``s``'s other hands and stock, within the groups when they can be met."""
     pool = list(world.unseen)
     rng.shuffle(pool)
     hands = _constrained_deal(pool, world.groups) if world.groups else None
@@ -129,12 +149,6 @@ def sample_world(k: SeatKnowledge, rng: random.Random, world: World) -> State:
         for i, h in zip(world.others, hands, strict=True):
             s.hands[i] = h
         s.stock = pool
-    s.seed = f"{rng.getrandbits(256):064x}"
-    if s.phase is Phase.DRAWN and not k.on_turn and s.hands[k.turn]:
-        s.drawn_card = s.hands[k.turn][-1]  # the seat on turn drew one of its cards this seat has not seen
-    if s.pending_kind is Pending.WILD4:
-        s.w4_bluff = _was_bluff(s)
-    return s
 
 
 def _constrained_deal(pool: list[Card], groups: tuple[tuple[Group, ...], ...]) -> list[list[Card]] | None:

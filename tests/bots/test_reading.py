@@ -11,7 +11,7 @@ import pytest
 
 from services.bots.bench import _out_of_turn, decider
 from services.bots.knowledge import knowledge_from
-from services.bots.reading import Group, Reading, fitting, observe, sync
+from services.bots.reading import Group, Reading, fitting, observe, sync, tito_would
 from services.bots.worlds import World, sample_world
 from services.rules.actions import DRAW, PLAY, Action
 from services.rules.cards import FRENCH, Card
@@ -102,10 +102,12 @@ def test_the_medium_bots_hands_always_meet_the_reading(table: Table) -> None:
     constrained = 0
     for seed in (1, 2):
         for s, _, r in _medium_round(table, seed):
-            groups = sync(r, [len(h) for h in s.hands], s.turn, s.phase is DRAWN).groups
+            read = sync(r, [len(h) for h in s.hands], s.turn, s.phase is DRAWN)
             for i in range(s.n):
-                assert _meets(s.hands[i], groups[i]), (i, s.hands[i], groups[i])
+                assert _meets(s.hands[i], read.groups[i]), (i, s.hands[i], read.groups[i])
                 constrained += r.constrained(i)
+                play = read.last[i]
+                assert play is None or tito_would(s.rs, play, s.hands[i]), (i, s.hands[i], play)
     assert constrained > 0
 
 
