@@ -35,6 +35,7 @@ from services.table.repository import Repository
 from services.table.store import SUBJECTS, EventStore, previous_seq
 
 FOLDED = 2000  # tables kept folded between their batches
+BOTLESS = 50_000  # tables remembered to have no bot seated (a sequence each)
 log = logging.getLogger("maumau.bots")
 DURABLE = "bots"
 AGAIN_SECONDS = 1.0  # a command the table service could not store now (a stream electing its leader) is sent again
@@ -81,6 +82,7 @@ class BotsService:
         # the tables folded as the table service does, with the round's public actions read on the way
         self.folder = Repository(self.store, Table, self._fold, FOLDED)
         self.readings: OrderedDict[str, Read] = OrderedDict()
+        self.botless: OrderedDict[str, int] = OrderedDict()  # table: the stream sequence after which no bot sat there
         self.rng = random.Random(self.seed)
 
     def _fold(self, t: Table, seq: int, ev: events_pb2.Event) -> None:
@@ -121,8 +123,12 @@ class BotsService:
             for msg in msgs:
                 table_id = msg.subject.rsplit(".", 1)[-1]
                 seq = msg.metadata.sequence.stream
-                t = await self.folder.after(table_id, seq, events_pb2.EventBatch.FromString(msg.data),
-                                            previous_seq(msg.headers))
+                batch, previous = events_pb2.EventBatch.FromString(msg.data), previous_seq(msg.headers)
+                if self.still_botless(table_id, seq, previous, batch):  # no bot to play: nothing to fold
+                    await msg.ack()
+                    continue
+                t = await self.folder.after(table_id, seq, batch, previous)
+                self._note_bots(t)
                 turns = self.turns(t, seq)
                 if not turns:  # nothing to wait for: acknowledged with the batch's other acks
                     await msg.ack()
@@ -133,6 +139,34 @@ class BotsService:
 
         await consume_all(self.js, self.store.streams, config, handle, size=self.settings.concurrency,
                           linger=min(self.settings.linger, self.settings.think_seconds), log=log)
+
+    def still_botless(self, table_id: str, seq: int, previous: int | None, batch: events_pb2.EventBatch) -> bool:
+        """Whether the batch at ``seq`` leaves a table known to have no bot seated without one.
+
+        Known only when the batch follows the very batch (``previous``) after which the table had
+        none (another replica may have handled the batches between), and seats no bot itself: then
+        no bot may act there (``turns`` is empty) and the batch needs no folding. The folded table
+        stays behind in the cache; a batch that seats a bot catches it up from the stream
+        (``Repository.before``), its round's reading starting from whatever it follows.
+        """
+        if previous is None or self.botless.get(table_id) != previous:
+            return False
+        if any(ev.WhichOneof("body") == "player_joined" and ev.player_joined.player.bot for ev in batch.events):
+            del self.botless[table_id]
+            return False
+        self.botless[table_id] = seq
+        self.botless.move_to_end(table_id)
+        return True
+
+    def _note_bots(self, t: Table) -> None:
+        """Remember whether ``t`` (just folded) has no bot seated."""
+        if any(p.bot for p in t.players):
+            self.botless.pop(t.table_id, None)
+            return
+        self.botless[t.table_id] = t.seq
+        self.botless.move_to_end(t.table_id)
+        while len(self.botless) > BOTLESS:
+            self.botless.popitem(last=False)
 
     def turns(self, t: Table, seq: int) -> list[Turn]:
         """The bot seats that may act at ``t`` after the batch at ``seq``, each with its own copy of the moment."""
