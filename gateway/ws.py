@@ -51,7 +51,6 @@ PROTOCOL = 1
 MAX_FRAME = 8 * 1024
 RATE = 30.0  # frames per second per socket, with a burst of as many
 QUEUE = 512
-SMALL_COMPRESSED = 8 * 1024  # aiohttp compresses a frame this long on the spot (16 KiB in 3.14), longer in a thread
 TABLE_COMMANDS = ("join", "leave", "fill_bots", "start", "next_round", "give_up", "claim_absence", "penalise",
                   "rematch", "auto_mode", "move_seat")
 FRAMES_IN, FRAMES_OUT = metrics.ByKind(metrics.FRAMES_IN), metrics.ByKind(metrics.FRAMES_OUT)
@@ -126,25 +125,14 @@ class Socket:
             self.outbox.put_nowait(None)
 
     async def writer(self) -> None:
-        """Send what is queued, as it comes: whatever was queued at one moment (a move's acknowledgement and
-        its events, often) leaves in one write to the connection."""
         while True:
-            queued = [await self.outbox.get()]
-            while not self.outbox.empty():
-                queued.append(self.outbox.get_nowait())
-            items, closing = [], False
-            for item in queued:
-                if item is None:  # what came before the close still goes out
-                    closing = True
-                    break
-                items.append(item)
-            texts = [frame if isinstance(frame, str) else orjson.dumps(frame).decode() for _, frame in items]
-            await _send_together(self.ws, texts)
-            for kind, _ in items:
-                FRAMES_OUT.inc(kind)
-            if closing:
+            item = await self.outbox.get()
+            if item is None:
                 await self.ws.close(message=b"too slow")
                 return
+            kind, frame = item
+            await self.ws.send_str(frame if isinstance(frame, str) else orjson.dumps(frame).decode())
+            FRAMES_OUT.inc(kind)
 
     async def on_batch(self, feed: Feed, frames: BatchFrames) -> None:
         self._queue(("events", frames.text_for(self.identity)))
@@ -349,50 +337,6 @@ class Socket:
         for table_id in list(self.tables):
             await self.feeds.unwatch(table_id, self)
         self.tables.clear()
-
-
-class _Gathered:
-    """Stands in for a socket's transport while frames are framed: it keeps their bytes for one write."""
-
-    def __init__(self, transport: Any) -> None:
-        self.transport = transport
-        self.parts: list[bytes] = []
-
-    def write(self, data: bytes) -> None:
-        self.parts.append(data)
-
-    def is_closing(self) -> bool:
-        return bool(self.transport.is_closing())
-
-
-async def _send_together(ws: web.WebSocketResponse, texts: list[str]) -> None:
-    """Send ``texts`` as text frames, in order, in one system call where aiohttp allows it.
-
-    aiohttp writes each frame to the transport at once, a system call per frame (14 % of the
-    gateway's CPU under load, before). Its frame writer is handed a stand-in transport for the
-    time it frames these, and their bytes go out in one ``writelines``. Only when framing cannot
-    wait on anything — the connection's buffer empty (no flow control pause) and, on a compressed
-    connection, every frame small enough to be compressed on the spot — so that nothing else
-    (a ping, a close) can write in between; else, and should aiohttp's writer change, frame by frame.
-    """
-    writer: Any = getattr(ws, "_writer", None)
-    transport: Any = getattr(writer, "transport", None)
-    together = (len(texts) > 1 and transport is not None and not transport.is_closing()
-                and transport.get_write_buffer_size() == 0
-                and (not ws.compress or all(len(t) <= SMALL_COMPRESSED for t in texts)))
-    if not together:
-        for text in texts:
-            await ws.send_str(text)
-        return
-    gathered = _Gathered(transport)
-    writer.transport = gathered
-    try:
-        for text in texts:
-            await ws.send_str(text)
-    finally:
-        writer.transport = transport
-        if gathered.parts and not transport.is_closing():  # framed (and compressed): they must go out
-            transport.writelines(gathered.parts)
 
 
 _TEXT_FIELDS = frozenset({"do", "card", "choose", "announce", "with"})
