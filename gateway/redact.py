@@ -7,7 +7,7 @@ into what it returns.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -163,14 +163,42 @@ def events_frame(t: Table, seq: int, batch: events_pb2.EventBatch, identity: str
             "table_info": table_info(t, identity, seat), "view": viewer_view(t, identity, seat)}
 
 
-def _seat_shown_more(ev: events_pb2.Event, seat: int) -> bool:
-    """Whether ``seat`` sees more of ``ev`` than a spectator: its own hand dealt, the cards it drew."""
+def _seats_shown_more(ev: events_pb2.Event) -> Iterable[int]:
+    """The seats that see more of ``ev`` than a spectator: each its own hand dealt, the cards it drew."""
     body = ev.WhichOneof("body")
     if body == "round_dealt":
-        return seat < len(ev.round_dealt.hands)
+        return range(len(ev.round_dealt.hands))
     if body == "action_taken":
-        return any(d.seat == seat for d in ev.action_taken.draws)
-    return False
+        return {d.seat for d in ev.action_taken.draws}
+    return ()
+
+
+def _object_with(head: bytes, extra: dict[str, Any]) -> orjson.Fragment:
+    """The JSON text of an object: ``head`` (an object's text without its closing brace), then ``extra``'s keys.
+
+    >>> orjson.dumps({"a": _object_with(orjson.dumps({"x": 1})[:-1], {"y": [2]})})
+    b'{"a":{"x":1,"y":[2]}}'
+    """
+    return orjson.Fragment(head + b"," + orjson.dumps(extra)[1:])
+
+
+@dataclass(frozen=True)
+class _Shared:
+    """What a batch shows every viewer alike, built and serialized once."""
+
+    events: list[dict[str, Any]]  # as a spectator sees them
+    events_json: orjson.Fragment
+    shown_more: dict[int, list[int]]  # seat: the events it sees more of (their places in the batch)
+    info_head: bytes  # public_info's JSON text without its closing brace
+
+    @classmethod
+    def of(cls, t: Table, batch: events_pb2.EventBatch) -> _Shared:
+        events = [redact_event(ev, None) for ev in batch.events]
+        more: dict[int, list[int]] = {}
+        for i, ev in enumerate(batch.events):
+            for seat in _seats_shown_more(ev):
+                more.setdefault(seat, []).append(i)
+        return cls(events, orjson.Fragment(orjson.dumps(events)), more, orjson.dumps(public_info(t))[:-1])
 
 
 @dataclass
@@ -180,17 +208,17 @@ class BatchFrames:
     What a frame holds depends on the viewer's seat (a spectator's is the same for every
     spectator) and on whether the viewer created the table, nothing else: viewers alike share
     one text, so a table watched by many costs one view per seat, not one per socket. Within
-    the batch, what every viewer sees alike is built once: the table's public facts and each
-    event as a spectator sees it, redacted again for a seat only where that seat sees more
-    (``_seat_shown_more``). Built while the table is as the batch left it (``Feeds`` holds the
-    feed's lock).
+    the batch, what every viewer sees alike is built and serialized once (``_Shared``): the
+    table's public facts, and the events as a spectator sees them — redacted again for a seat
+    only where that seat sees more (its hand dealt, the cards it drew). Built while the table is
+    as the batch left it (``Feeds`` holds the feed's lock).
     """
 
     table: Table
     seq: int
     batch: events_pb2.EventBatch
     made: dict[tuple[int, bool], str] = field(default_factory=dict)
-    public: tuple[list[dict[str, Any]], dict[str, Any]] | None = None  # spectators' events, public_info
+    shared: _Shared | None = None
 
     def text_for(self, identity: str) -> str:
         t = self.table
@@ -202,16 +230,20 @@ class BatchFrames:
 
     def _frame(self, seat: int, creator: bool) -> dict[str, Any]:
         """What ``events_frame`` makes for a viewer at ``seat`` (-1: none) who did or did not create the table."""
-        t, events = self.table, self.batch.events
-        if self.public is None:
-            self.public = [redact_event(ev, None) for ev in events], public_info(t)
-        shown, info = self.public
-        if seat >= 0:
-            shown = [redact_event(ev, seat) if _seat_shown_more(ev, seat) else spectators
-                     for ev, spectators in zip(events, shown, strict=True)]
-        return {"type": "events", "table": t.table_id, "seq": self.seq, "events": shown,
-                "table_info": _viewer_info(t, info, seat, creator),
-                "view": viewer_view(t, "", seat)}
+        t = self.table
+        if self.shared is None:
+            self.shared = _Shared.of(t, self.batch)
+        shared = self.shared
+        events: list[dict[str, Any]] | orjson.Fragment = shared.events_json
+        if seat in shared.shown_more:
+            events = list(shared.events)
+            for i in shared.shown_more[seat]:
+                events[i] = redact_event(self.batch.events[i], seat)
+        mine: dict[str, Any] = {"my_seat": seat, "creator": creator}
+        if seat >= 0 or creator:
+            mine["invitation"] = t.invitation
+        return {"type": "events", "table": t.table_id, "seq": self.seq, "events": events,
+                "table_info": _object_with(shared.info_head, mine), "view": viewer_view(t, "", seat)}
 
 
 def state_frame(t: Table, identity: str) -> dict[str, Any]:

@@ -16,7 +16,7 @@ import contextlib
 import logging
 import time
 import uuid
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -93,6 +93,59 @@ class Sockets:
                 del counts[key]
 
 
+Outgoing = tuple[str, dict[str, Any] | str]  # (type, the frame or its JSON text)
+
+
+class Outbox:
+    """A socket's frames waiting for its writer, at most ``limit``; past that, only a close (None).
+
+    A deque and the writer's one waiter: ``asyncio.Queue``'s bookkeeping (unfinished-task counts,
+    an event cleared on every put, a list of waiters) was some 5 % of the gateway's CPU under load.
+
+    >>> box = Outbox(2)
+    >>> box.put(("pong", "{}")), box.put(("pong", "{}")), box.put(("pong", "{}")), box.put(("pong", "{}"))
+    (True, True, False, False)
+    >>> asyncio.run(box.take())
+    [None]
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.items: deque[Outgoing | None] = deque()
+        self.behind = False  # fell behind: what is queued gave way to a close
+        self.waiter: asyncio.Future[None] | None = None
+
+    def put(self, item: Outgoing) -> bool:
+        """Queue ``item``; False (and a close queued instead of everything) when the socket fell behind."""
+        if self.behind:
+            return False
+        if len(self.items) >= self.limit:
+            self.behind = True
+            self.items.clear()
+            self.items.append(None)
+            self._wake()
+            return False
+        self.items.append(item)
+        self._wake()
+        return True
+
+    def _wake(self) -> None:
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_result(None)
+
+    async def take(self) -> list[Outgoing | None]:
+        """Everything queued, once there is something."""
+        while not self.items:
+            self.waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self.waiter
+            finally:
+                self.waiter = None
+        items = list(self.items)
+        self.items.clear()
+        return items
+
+
 @dataclass(eq=False)  # a socket is itself: watched in sets, by identity
 class Socket:
     ws: web.WebSocketResponse
@@ -108,8 +161,7 @@ class Socket:
     account: bool = False
     matching: dict[str, asyncio.Task[None]] = field(default_factory=dict)  # tickets waiting, until matched
     tables: set[str] = field(default_factory=set)
-    outbox: asyncio.Queue[tuple[str, dict[str, Any] | str] | None] = field(
-        default_factory=lambda: asyncio.Queue(QUEUE))  # (type, the frame or its JSON text); None: close
+    outbox: Outbox = field(default_factory=lambda: Outbox(QUEUE))
     allowance: float = RATE
     checked: float = field(default_factory=time.monotonic)
 
@@ -117,22 +169,18 @@ class Socket:
         self._queue((frame.get("type", ""), frame))
 
     def _queue(self, item: tuple[str, dict[str, Any] | str]) -> None:
-        try:
-            self.outbox.put_nowait(item)
-        except asyncio.QueueFull:
+        if not self.outbox.put(item):
             log.warning("socket of %s fell behind; closing it", self.identity)
-            self.outbox = asyncio.Queue(1)
-            self.outbox.put_nowait(None)
 
     async def writer(self) -> None:
         while True:
-            item = await self.outbox.get()
-            if item is None:
-                await self.ws.close(message=b"too slow")
-                return
-            kind, frame = item
-            await self.ws.send_str(frame if isinstance(frame, str) else orjson.dumps(frame).decode())
-            FRAMES_OUT.inc(kind)
+            for item in await self.outbox.take():
+                if item is None:
+                    await self.ws.close(message=b"too slow")
+                    return
+                kind, frame = item
+                await self.ws.send_str(frame if isinstance(frame, str) else orjson.dumps(frame).decode())
+                FRAMES_OUT.inc(kind)
 
     async def on_batch(self, feed: Feed, frames: BatchFrames) -> None:
         self._queue(("events", frames.text_for(self.identity)))
