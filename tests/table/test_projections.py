@@ -171,3 +171,15 @@ async def test_the_migrations_make_the_schema_the_code_reads(database: tuple[str
     async with db.connect() as conn:
         differences = await conn.run_sync(lambda c: compare_metadata(MigrationContext.configure(c), metadata))
     assert differences == []
+
+
+async def test_the_embedded_database_is_written_ahead_so_readers_never_wait_for_the_projector(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'p.db'}"
+    db = engine(url)
+    try:
+        async with db.connect() as conn:
+            mode = (await conn.execute(text("PRAGMA journal_mode"))).scalar()
+            synchronous = (await conn.execute(text("PRAGMA synchronous"))).scalar()
+    finally:
+        await db.dispose()
+    assert (mode, synchronous) == ("wal", 1)  # 1: NORMAL
