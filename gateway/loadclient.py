@@ -108,6 +108,10 @@ class Tab:
                 self.seen[frame["table"]] = max(self.seen.get(frame["table"], 0), frame["seq"])
             elif kind == "error":
                 self.tally.errors[str(frame.get("code", ""))] += 1
+                if frame.get("code") == "too_fast":  # a command dropped unread: those waiting go again (same ids)
+                    for _, waiter in list(self.waiting.values()):
+                        if not waiter.done():
+                            waiter.set_result({"ok": False, "code": "too_fast"})
             self.on_frame(frame)
 
     async def command(self, table: str, cid: str, command: dict[str, Any], deadline: float) -> dict[str, Any]:
@@ -133,6 +137,9 @@ class Tab:
                 self.tally.acked.setdefault(table, set()).update(ack.get("seqs", []))
                 return ack
             code = str(ack.get("code", ""))
+            if code == "too_fast" and time.perf_counter() < deadline:  # counted as an error frame; no 10 s wait
+                await asyncio.sleep(1 / RATE)
+                continue
             self.tally.refusals[code] += 1
             if code != "unavailable" or time.perf_counter() >= deadline:
                 return ack
