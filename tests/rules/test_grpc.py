@@ -87,18 +87,23 @@ async def test_malformed_state_is_invalid_argument(stub: rules_pb2_grpc.RulesStu
     assert "seats" in (err.value.details() or "")
 
 
-async def test_the_decisions_stream_answers_each_call_by_its_id_and_outlives_a_malformed_one(
-        stub: rules_pb2_grpc.RulesStub) -> None:
+async def _three_calls(stub: rules_pb2_grpc.RulesStub) -> list[rules_pb2.DecideCall]:
+    """Calls 7, 8 and 9: a legal move, the same on a malformed state, a pass out of turn."""
     state = await _dealt(stub)
     legal = await stub.LegalActions(rules_pb2.LegalActionsRequest(state=state, seat=state.turn))
     other = (state.turn + 1) % state.seats
     broken = state_pb2.MatchState()
     broken.CopyFrom(state)
     del broken.hands[0]
-    calls = [rules_pb2.DecideCall(id=7, request=rules_pb2.DecideRequest(state=state, action=legal.actions[0])),
+    return [rules_pb2.DecideCall(id=7, request=rules_pb2.DecideRequest(state=state, action=legal.actions[0])),
              rules_pb2.DecideCall(id=8, request=rules_pb2.DecideRequest(state=broken, action=legal.actions[0])),
              rules_pb2.DecideCall(id=9, request=rules_pb2.DecideRequest(
                  state=state, action=actions_pb2.Action(do="pass", seat=other)))]
+
+
+async def test_the_decisions_stream_answers_each_call_by_its_id_and_outlives_a_malformed_one(
+        stub: rules_pb2_grpc.RulesStub) -> None:
+    calls = await _three_calls(stub)
     stream = stub.Decisions()
     answers = []
     for call in calls:
@@ -113,16 +118,7 @@ async def test_the_decisions_stream_answers_each_call_by_its_id_and_outlives_a_m
 
 async def test_the_batched_stream_answers_a_batch_in_one_message_by_id_and_outlives_a_malformed_call(
         stub: rules_pb2_grpc.RulesStub) -> None:
-    state = await _dealt(stub)
-    legal = await stub.LegalActions(rules_pb2.LegalActionsRequest(state=state, seat=state.turn))
-    other = (state.turn + 1) % state.seats
-    broken = state_pb2.MatchState()
-    broken.CopyFrom(state)
-    del broken.hands[0]
-    calls = [rules_pb2.DecideCall(id=7, request=rules_pb2.DecideRequest(state=state, action=legal.actions[0])),
-             rules_pb2.DecideCall(id=8, request=rules_pb2.DecideRequest(state=broken, action=legal.actions[0])),
-             rules_pb2.DecideCall(id=9, request=rules_pb2.DecideRequest(
-                 state=state, action=actions_pb2.Action(do="pass", seat=other)))]
+    calls = await _three_calls(stub)
     stream = stub.DecisionBatches()
     await stream.write(rules_pb2.DecideCalls(calls=calls))
     first = await stream.read()
