@@ -21,6 +21,11 @@ def _batch(n: int) -> events_pb2.EventBatch:
     return events_pb2.EventBatch(events=[events_pb2.Event(command_id=f"c{n}")])
 
 
+def _address_in(partition: int, of: int) -> str:
+    """A new table's address that the hash puts in ``partition`` of ``of``."""
+    return next(a for n in range(50) if subjects.table_partition(a := subjects.table_address(f"t{n}", of)) == partition)
+
+
 async def _subjects_of(nc: NATS, stream: str) -> set[str]:
     info = await nc.jetstream().stream_info(stream, subjects_filter=">")
     return set(info.state.subjects or {})
@@ -47,7 +52,7 @@ async def test_fewer_partitions_later_still_read_every_table_where_it_was_put(na
     try:
         before = EventStore(nc.jetstream(), partitions=3)
         await before.ensure_stream()
-        table_id = next(a for n in range(20) if subjects.table_partition(a := subjects.table_address(f"t{n}", 3)) == 2)
+        table_id = _address_in(2, of=3)
         await before.append(table_id, _batch(0), 0, "c0")
         after = EventStore(nc.jetstream(), partitions=1)  # the setting lowered: new tables all go to partition 0
         await after.ensure_stream()
@@ -75,7 +80,7 @@ async def test_the_live_subject_of_a_partitioned_table_is_its_address_alone(nats
     try:
         store = EventStore(nc.jetstream(), partitions=2)
         await store.ensure_stream()
-        table_id = next(a for n in range(20) if subjects.table_partition(a := subjects.table_address(f"t{n}", 2)))
+        table_id = _address_in(1, of=2)
         live = await nc.subscribe(subjects.live_table(table_id))
         stored, _ = await store.append(table_id, _batch(0), 0, "c0")
         msg = await live.next_msg(timeout=5)
@@ -89,7 +94,7 @@ async def test_a_reader_of_every_partition_fails_as_soon_as_one_partitions_reade
     try:
         store = EventStore(nc.jetstream(), partitions=2)
         await store.ensure_stream()
-        table_id = next(a for n in range(20) if subjects.table_partition(a := subjects.table_address(f"t{n}", 2)))
+        table_id = _address_in(1, of=2)
         await store.append(table_id, _batch(0), 0, "c0")
 
         async def handle(msgs: list[Msg]) -> None:
