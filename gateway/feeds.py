@@ -22,8 +22,6 @@ from typing import Any, Protocol
 from nats.aio.client import Client as NATS
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
-from opentelemetry import trace
-from opentelemetry.sdk.trace.sampling import ALWAYS_OFF
 
 from gateway.redact import BatchFrames
 from maumau.v1 import chat_pb2, events_pb2
@@ -51,12 +49,6 @@ class Watcher(Protocol):
     async def on_batch(self, feed: Feed, frames: BatchFrames) -> None: ...
 
     async def on_chat(self, table_id: str, lines: list[dict[str, Any]]) -> None: ...
-
-
-def _recording() -> bool:
-    """Whether spans may be recorded: not when ``tracing.setup`` found nothing to export them to (it then
-    samples every span out; the fan-out's span is a reaction's, whose context goes nowhere else)."""
-    return getattr(trace.get_tracer_provider(), "sampler", None) is not ALWAYS_OFF
 
 
 def chat_line(line: chat_pb2.ChatLine) -> dict[str, Any]:
@@ -142,7 +134,7 @@ class Feeds:
                 await self._catch_up(feed)
                 return
             stored = Stored(seq, events_pb2.EventBatch.FromString(msg.data))
-            if not _recording():  # a span sampled out is only cost: some 3 % of the gateway's CPU per move
+            if not tracing.recording():  # a span sampled out is only cost: some 3 % of the gateway's CPU per move
                 self.tables.apply(feed.table, stored)
                 await self._hand_out(feed, stored)
                 return

@@ -59,11 +59,22 @@ def setup(service: str) -> None:
     trace.set_tracer_provider(provider)
 
 
+def recording() -> bool:
+    """Whether spans may be recorded: not when ``setup`` found nothing to export them to (it then
+    samples every span out, so whatever a span would cost — its links read from a batch's messages,
+    a reaction's own span — is cost alone)."""
+    return getattr(trace.get_tracer_provider(), "sampler", None) is not ALWAYS_OFF
+
+
 def linked(name: str, carriers: Iterable[Mapping[str, str] | None],
            attributes: Mapping[str, str | int] | None = None) -> AbstractContextManager[trace.Span]:
-    """A span of a reaction to stored batches, linked to the commands that stored them (up to ``MAX_LINKS``)."""
+    """A span of a reaction to stored batches, linked to the commands that stored them (up to ``MAX_LINKS``).
+
+    The links are read only when spans are recorded: reading the trace context of a batch's
+    messages was 5–9 % of a reacting service's CPU for spans sampled out.
+    """
     links = []
-    for headers in carriers:
+    for headers in carriers if recording() else ():
         context = trace.get_current_span(extract(headers)).get_span_context()
         if context.is_valid:
             links.append(trace.Link(context))
