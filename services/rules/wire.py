@@ -15,11 +15,16 @@ SCHEMA_VERSION = 1
 
 
 def option_to_pb(value: Any) -> state_pb2.OptionValue:
+    return state_pb2.OptionValue(**option_fields(value))
+
+
+def option_fields(value: Any) -> dict[str, Any]:
+    """An option's value as an ``OptionValue``'s one field."""
     if isinstance(value, bool):
-        return state_pb2.OptionValue(flag=value)
+        return {"flag": value}
     if isinstance(value, int):
-        return state_pb2.OptionValue(number=value)
-    return state_pb2.OptionValue(word=str(value))
+        return {"number": value}
+    return {"word": str(value)}
 
 
 def options_from_pb(options: Any) -> dict[str, Any]:
@@ -47,16 +52,8 @@ def state_fields(s: State) -> dict[str, Any]:
     True
     """
     record = to_record(s)  # its hands are [{"cards": [...]}] already
-    record["options"] = {k: _option_fields(v) for k, v in record["options"].items()}
+    record["options"] = {k: option_fields(v) for k, v in record["options"].items()}
     return record
-
-
-def _option_fields(value: Any) -> dict[str, Any]:
-    if isinstance(value, bool):
-        return {"flag": value}
-    if isinstance(value, int):
-        return {"number": value}
-    return {"word": str(value)}
 
 
 def state_from_pb(msg: state_pb2.MatchState) -> State:
