@@ -37,11 +37,23 @@ BACKOFF_FIRST, BACKOFF_MAX = 0.5, 10.0
 STEADY_SECONDS = 30.0  # a child that ran this long had recovered: its next restart waits BACKOFF_FIRST again
 
 
+_GIVEN: set[int] = set()  # ports this process has handed out
+
+
 def free_port() -> int:
-    """A port nobody listens on right now (never assume 4222 or 50051 are free)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    """A port nobody listens on right now (never assume 4222 or 50051 are free), and not one handed out
+    before by this process: a port found free and let go can be found free again at the next call
+    (seen here in a cluster plan; a browser test's page answered 404, as a health server would,
+    is thought to be the same within one platform)."""
+    while True:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = int(s.getsockname()[1])
+        if port not in _GIVEN:
+            if len(_GIVEN) > 10_000:  # a long test session: the oldest platforms are long gone
+                _GIVEN.clear()
+            _GIVEN.add(port)
+            return port
 
 
 async def grpc_ready(addr: str) -> bool:
