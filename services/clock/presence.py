@@ -22,8 +22,9 @@ from collections.abc import Awaitable, Callable, Iterable
 
 from nats.aio.client import Client as NATS
 from nats.errors import Error as NatsError
+from nats.errors import TimeoutError as NatsTimeout
 from nats.js import JetStreamContext
-from nats.js.errors import NoKeysError
+from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 from nats.js.kv import KeyValue
 
 from maumau.v1 import table_pb2
@@ -38,6 +39,43 @@ log = logging.getLogger("maumau.clock")
 
 async def bucket(js: JetStreamContext, replicas: int = 1) -> KeyValue:
     return await js.create_key_value(bucket=BUCKET, history=1, ttl=TTL_SECONDS, replicas=replicas)
+
+
+async def marks_now(js: JetStreamContext) -> list[str]:
+    """The bucket's live keys.
+
+    Not ``KeyValue.keys()``: its watcher may say "no more" before the first key has reached its
+    callback (nats-py compares the consumer's pending count, already 0 once the server has sent
+    everything, with the callbacks run so far: 3 reads in 300 came back empty on a quiet machine),
+    and an empty read tells every playing table that all its people left. Here the count taken
+    when the consumer is made is what is fetched.
+    """
+    prefix = f"$KV.{BUCKET}."
+    config = ConsumerConfig(deliver_policy=DeliverPolicy.LAST_PER_SUBJECT, ack_policy=AckPolicy.NONE,
+                            headers_only=True, mem_storage=True, inactive_threshold=10 * SCAN_SECONDS)
+    sub = await js.pull_subscribe(prefix + ">", stream=f"KV_{BUCKET}", config=config)
+    info = await sub.consumer_info()
+    keys: list[str] = []
+    try:
+        left = info.num_pending or 0
+        while left > 0:
+            try:
+                msgs = await sub.fetch(min(left, 1000), timeout=2)
+            except NatsTimeout:
+                break  # the last marks ran out (TTL) after they were counted
+            left -= len(msgs)
+            keys += [m.subject[len(prefix):] for m in msgs if not _gone(m.headers)]
+    finally:
+        await sub.unsubscribe()
+        await js.delete_consumer(info.stream_name, info.name)
+    return keys
+
+
+def _gone(headers: dict[str, str] | None) -> bool:
+    """A delete or purge marker, which is what a key's last message is once it was taken away."""
+    if not headers:
+        return False
+    return headers.get("KV-Operation") in ("DEL", "PURGE") or "Nats-Marker-Reason" in headers
 
 
 WATCHING = -1  # the "seat" of a socket that follows a table without a seat there
@@ -94,15 +132,12 @@ def abandon(t: Table) -> table_pb2.TableCommand:
     return cmd
 
 
-async def scan(nc: NATS, kv: KeyValue, playing: Callable[[], Iterable[str]],
+async def scan(nc: NATS, playing: Callable[[], Iterable[str]],
                fold: Callable[[str], Awaitable[Table]], solo_seconds: float = SOLO_SECONDS,
                now: Callable[[], float] = time.time) -> int:
     """One look: tell every playing table who came and went, and end the timed ones left to bots for
     ``solo_seconds`` with nobody watching; how many commands were stored."""
-    try:
-        keys = list(await kv.keys())
-    except NoKeysError:
-        keys = []
+    keys = await marks_now(nc.jetstream())
     here, seen = seats_here(keys), watched(keys)
     sent = 0
     for table_id in list(playing()):
@@ -117,13 +152,13 @@ async def scan(nc: NATS, kv: KeyValue, playing: Callable[[], Iterable[str]],
     return sent
 
 
-async def follow(nc: NATS, kv: KeyValue, playing: Callable[[], Iterable[str]],
+async def follow(nc: NATS, playing: Callable[[], Iterable[str]],
                  fold: Callable[[str], Awaitable[Table]], solo_seconds: float = SOLO_SECONDS,
                  now: Callable[[], float] = time.time, every: float = SCAN_SECONDS) -> None:
     """Scan every ``every`` seconds until cancelled."""
     while True:
         try:
-            await scan(nc, kv, playing, fold, solo_seconds, now)
+            await scan(nc, playing, fold, solo_seconds, now)
         except (NatsError, OSError, TimeoutError) as e:
             log.warning("presence not scanned (%s); again", e or type(e).__name__)
         await asyncio.sleep(every)

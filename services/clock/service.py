@@ -83,9 +83,9 @@ class ClockService:
     async def run(self) -> None:
         """Read the stream, watch the bucket and fire timers until cancelled."""
         kv = await self.bucket()
-        marks = await presence.bucket(self.js, self.replicas)
+        await presence.bucket(self.js, self.replicas)
         await asyncio.gather(self._consume(kv), self._watch(kv), self._fire(kv),
-                             presence.follow(self.nc, marks, self._playing, self.folder.get, self.durations.solo,
+                             presence.follow(self.nc, self._playing, self.folder.get, self.durations.solo,
                                              self.now))
 
     async def _consume(self, kv: KeyValue) -> None:

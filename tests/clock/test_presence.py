@@ -6,8 +6,6 @@ from __future__ import annotations
 import uuid
 
 import nats
-from nats.js.errors import NoKeysError
-from nats.js.kv import KeyValue
 
 from maumau.v1 import table_pb2
 from services.clock import presence
@@ -37,21 +35,28 @@ async def _scan(p: Platform, tid: str, *marked: int) -> Table:
     nc = await nats.connect(p.nats_url)
     try:
         kv = await presence.bucket(nc.jetstream())
-        for key in await _keys(kv):
+        for key in await presence.marks_now(nc.jetstream()):
             await kv.delete(key)
         for seat in marked:
             await kv.put(presence.mark(tid, seat, "sock"), b"")
-        await presence.scan(nc, kv, lambda: [tid], p.table)
+        await presence.scan(nc, lambda: [tid], p.table)
     finally:
         await nc.close()
     return await p.table(tid)
 
 
-async def _keys(kv: KeyValue) -> list[str]:
+async def test_marks_just_written_are_all_read_every_time(nats_url: str) -> None:
+    nc = await nats.connect(nats_url)
     try:
-        return list(await kv.keys())
-    except NoKeysError:
-        return []
+        kv = await presence.bucket(nc.jetstream())
+        missed = 0
+        for i in range(150):
+            await kv.put(presence.mark(f"t{i}", 0, "s"), b"")
+            missed += await presence.marks_now(nc.jetstream()) != [presence.mark(f"t{i}", 0, "s")]
+            await kv.delete(presence.mark(f"t{i}", 0, "s"))
+    finally:
+        await nc.close()
+    assert missed == 0
 
 
 async def test_a_seat_without_a_page_is_away_and_back_when_it_returns(nats_url: str) -> None:
@@ -102,11 +107,11 @@ async def _solo_scan(p: Platform, tid: str, watched: bool) -> Table:
     nc = await nats.connect(p.nats_url)
     try:
         kv = await presence.bucket(nc.jetstream())
-        for key in await _keys(kv):
+        for key in await presence.marks_now(nc.jetstream()):
             await kv.delete(key)
         if watched:
             await kv.put(presence.mark(tid, presence.WATCHING, "sock"), b"")
-        await presence.scan(nc, kv, lambda: [tid], p.table, solo_seconds=300, now=p.clock)
+        await presence.scan(nc, lambda: [tid], p.table, solo_seconds=300, now=p.clock)
     finally:
         await nc.close()
     return await p.table(tid)
