@@ -13,7 +13,10 @@ read before and after (when the gateway runs here: without ``--url``). With
 Tabs come back as the web client does (``gateway.loadclient``): a closed socket is opened
 again, a command without its acknowledgement is sent again with the same id. What went
 wrong is counted beside the figures: refusals by code, acknowledgements that timed out,
-reconnections, and the longest time in which no move anywhere completed.
+reconnections, the moves acknowledged that some seat never saw (``unseen``, each waited for
+``UNSEEN_SECONDS``), and the longest time in which no move anywhere completed. The rate is the
+moves seen by their whole table within the measured time over its length: a move still on its way
+when the time ends (or one never seen) does not stretch it.
 """
 
 from __future__ import annotations
@@ -40,6 +43,8 @@ from gateway.loadclient import Tab, Tally, new_session, percentile, rss_kib, unt
 from services.runtime.cputime import CpuMeter, pids
 from services.runtime.settings import RateLimits
 from services.up import running_platform
+
+UNSEEN_SECONDS = 10.0  # an acknowledged move not seen by every seat in this time after the run counts as unseen
 
 
 @dataclass(frozen=True)
@@ -137,6 +142,15 @@ class Measure:
     end: float
     latencies: list[float] = field(default_factory=list)
     completed: list[float] = field(default_factory=list)
+    unseen: int = 0  # moves acknowledged whose batch some seat was never sent
+
+    def rate(self) -> float:
+        """Moves seen by their whole table within the measured time, per second of it.
+
+        >>> Measure(0.0, 2.0, completed=[0.5, 1.0, 1.5, 2.5]).rate()
+        1.5
+        """
+        return sum(self.start <= t <= self.end for t in self.completed) / (self.end - self.start)
 
     def longest_stall(self) -> float:
         """The longest time in the measured window in which no move anywhere was seen by its whole table."""
@@ -184,7 +198,8 @@ async def play_table(table: Table, measure: Measure, rng: random.Random, progres
             await asyncio.sleep(0.01)
             continue
         seq: int = ack["seqs"][0]
-        if not await until(table.changed, lambda seq=seq: table.seen_by_all(seq), deadline + 10):  # type: ignore[misc]
+        if not await until(table.changed, lambda seq=seq: table.seen_by_all(seq), deadline + UNSEEN_SECONDS):  # type: ignore[misc]
+            measure.unseen += sent >= measure.start
             return
         if sent >= measure.start:
             seen = max(table.arrivals[seq])
@@ -229,7 +244,6 @@ async def play(http: aiohttp.ClientSession, url: str, plan: Plan, gateway_pid: i
     think = plan.tables / plan.rate if plan.rate else 0.0
     metering = asyncio.create_task(_meter_from(start, {**(processes or {}), "client": os.getpid()}))
     await asyncio.gather(*(play_table(t, measure, rng, progress, think) for t in tables))
-    elapsed = time.perf_counter() - start
     cpu = (await metering).per(len(measure.latencies)) if processes else None
     ticker.cancel()
     sys.stderr.write("\n")
@@ -240,8 +254,8 @@ async def play(http: aiohttp.ClientSession, url: str, plan: Plan, gateway_pid: i
         result.update(idle.figures)
     latencies = measure.latencies
     return {"clients": len(tabs), "tables": plan.tables, "offered_per_s": plan.rate,
-            "warmup_s": plan.warmup, "moves": len(latencies), "seconds": round(elapsed, 3),
-            "moves_per_s": round(len(latencies) / elapsed, 1),
+            "warmup_s": plan.warmup, "moves": len(latencies), "seconds": plan.seconds,
+            "moves_per_s": round(measure.rate(), 1), "unseen": measure.unseen,
             "p50_ms": _ms(percentile(latencies, 0.5)), "p99_ms": _ms(percentile(latencies, 0.99)),
             "max_ms": _ms(max(latencies, default=0.0)), "longest_stall_ms": _ms(measure.longest_stall()),
             "refusals": dict(tally.refusals), "errors": dict(tally.errors), "timeouts": tally.timeouts,
