@@ -2,7 +2,8 @@
 
 The clock reads the marks and tells the tables who came and went (``services/clock/presence.py``).
 A socket rewrites its marks every ``REFRESH_SECONDS`` (they live ``TTL_SECONDS``), at once when it
-follows another table, and takes them away when it closes; the marks of a gateway that dies run out.
+follows another table or its player takes or leaves a seat at one, and takes them away when it
+closes; the marks of a gateway that dies run out.
 """
 
 from __future__ import annotations
@@ -30,6 +31,10 @@ class Marks:
     def poke(self) -> None:
         """Mark the socket's seats now (it follows another table), not at the next refresh."""
         self.wake.set()
+
+    def holds(self, seat: Seat) -> bool:
+        """Whether ``seat`` is marked already."""
+        return seat in self.marked
 
     async def keep(self, seats: Callable[[], set[Seat]]) -> None:
         """Keep the marks of ``seats()`` alive until cancelled."""

@@ -184,6 +184,11 @@ class Socket:
 
     async def on_batch(self, feed: Feed, frames: BatchFrames) -> None:
         self._queue(("events", frames.text_for(self.identity)))
+        if self.marks is not None and not self.marks.holds((feed.table_id, max(feed.table.seat_of(self.identity),
+                                                                                WATCHING))):
+            # a seat taken or left since the socket followed the table: marked now, for the clock would
+            # otherwise find a player who sat down after opening the page away until the next refresh
+            self.marks.poke()
 
     async def on_chat(self, table_id: str, lines: list[dict[str, Any]]) -> None:
         self.send({"type": "chat", "table": table_id, "lines": lines})

@@ -6,9 +6,9 @@ import asyncio
 from pathlib import Path
 
 import nats
-from nats.js.errors import NoKeysError
 
 from services.clock import presence
+from services.clock.presence import REFRESH_SECONDS
 from tests.gateway.harness import gateways
 from tests.gateway.test_ws import _table_for_two
 
@@ -16,17 +16,14 @@ from tests.gateway.test_ws import _table_for_two
 async def _marked(nats_url: str) -> set[tuple[str, int]]:
     nc = await nats.connect(nats_url)
     try:
-        kv = await presence.bucket(nc.jetstream())
-        try:
-            return presence.seats_here(await kv.keys())
-        except NoKeysError:
-            return set()
+        await presence.bucket(nc.jetstream())
+        return presence.seats_here(await presence.marks_now(nc.jetstream()))
     finally:
         await nc.close()
 
 
-async def _until(nats_url: str, want: set[tuple[str, int]]) -> set[tuple[str, int]]:
-    for _ in range(50):
+async def _until(nats_url: str, want: set[tuple[str, int]], seconds: float = 5.0) -> set[tuple[str, int]]:
+    for _ in range(int(seconds * 10)):
         if (seen := await _marked(nats_url)) == want:
             return seen
         await asyncio.sleep(0.1)
@@ -59,3 +56,17 @@ async def test_the_marks_of_two_replicas_meet_in_one_bucket(nats_url: str, tmp_p
         await ana.close()
         left = await _until(nats_url, set())
     assert both == {(tid, 0), (tid, 1)} and left == set()
+
+
+async def test_a_seat_taken_after_the_page_opened_is_marked_at_once(nats_url: str, tmp_path: Path) -> None:
+    async with gateways(nats_url, tmp_path) as g:
+        ana, bia = await g.client("Ana"), await g.client("Bia")
+        created = (await ana.post("/api/tables", {"ruleset": "classic32", "seats": 2}))[1]
+        tid = created["table_id"]
+        await bia.connect()
+        await bia.send({"type": "subscribe", "table": tid})  # the invitation page, before she sits down
+        await bia.wait(lambda f: f.get("type") == "state")
+        joined = (await bia.post(f"/api/tables/{tid}/join", {"invitation": created["invitation"]}))[1]
+        seated = await _until(nats_url, {(tid, 1)}, seconds=REFRESH_SECONDS / 2)
+        await bia.close()
+    assert joined["seat"] == 1 and seated == {(tid, 1)}
