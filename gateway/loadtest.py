@@ -44,6 +44,7 @@ from services.runtime.cputime import CpuMeter, pids
 from services.runtime.settings import RateLimits
 from services.up import running_platform
 
+OPEN_SECONDS = 60.0  # the longest wait for every tab's first state before the warm-up starts anyway
 UNSEEN_SECONDS = 10.0  # an acknowledged move not seen by every seat in this time after the run counts as unseen
 
 
@@ -237,6 +238,7 @@ async def play(http: aiohttp.ClientSession, url: str, plan: Plan, gateway_pid: i
     tables = [await _table(http, url, players, k, tally) for k in range(plan.tables)]
     tabs = [tab for t in tables for tab in t.tabs]
     running = [asyncio.create_task(tab.run()) for tab in tabs]
+    await _all_open(tables)
     start = time.perf_counter() + plan.warmup
     measure = Measure(start, start + plan.seconds)
     progress = Progress(start, plan.seconds)
@@ -261,6 +263,14 @@ async def play(http: aiohttp.ClientSession, url: str, plan: Plan, gateway_pid: i
             "refusals": dict(tally.refusals), "errors": dict(tally.errors), "timeouts": tally.timeouts,
             "reconnects": tally.reconnects, "failed_connects": tally.failed_connects, **result,
             **({"cpu_ms_per_move": cpu} if cpu else {})}, tables
+
+
+async def _all_open(tables: list[Table], seconds: float = OPEN_SECONDS) -> None:
+    """Wait until every tab has its table's state: the warm-up starts with every page open, as a table's
+    people would be (a seat without its page is marked away by the clock, and back when it opens)."""
+    deadline = time.perf_counter() + seconds
+    for t in tables:
+        await until(t.changed, lambda t=t: all(v is not None for v in t.views), deadline)  # type: ignore[misc]
 
 
 async def _meter_from(start: float, pids: dict[str, int]) -> CpuMeter:
