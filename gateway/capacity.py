@@ -48,7 +48,9 @@ async def one_round(tables: int, seconds: float, seed: int) -> dict[str, Any]:
             "p99_ms_at_half": half["p99_ms"]}
 
 
-async def run(tables: int, seconds: float, seed: int, runs: int) -> str:
+async def run(tables: int | None, seconds: float, seed: int, runs: int) -> str:
+    """The JSON line of ``runs`` passes; ``tables`` by default as many as JetStream's measure keeps in flight."""
+    tables = tables or table_bench.IN_FLIGHT
     before = loop_seconds()
     rounds = [await one_round(tables, seconds, seed + i) for i in range(runs)]
     after = loop_seconds()

@@ -398,7 +398,8 @@ def parser() -> argparse.ArgumentParser:
     bt.set_defaults(func=_bench_table)
     bc = bench_sub.add_parser("capacity", help="the table path as fast as it goes, then the whole platform as fast "
                               "as it goes and at half of that (docs/performance.md)")
-    bc.add_argument("--tables", type=int, default=100)
+    bc.add_argument("--tables", type=int, default=None,
+                    help="tables (default: as many as JetStream's measure has publishes in flight, 256)")
     bc.add_argument("--seconds", type=float, default=10.0)
     bc.add_argument("--seed", type=int, default=1)
     bc.add_argument("--runs", type=int, default=3, help="passes of the three steps, for ranges")
