@@ -20,6 +20,8 @@ from typing import Any
 import aiohttp
 import orjson
 
+from services.runtime.timeouts import within
+
 ACK_SECONDS = 10.0
 BACKOFF = (0.1, 0.2, 0.5, 1.0, 2.0)
 BURST = 20  # frames sent at once when a socket opens; then one every 1/RATE s (the gateway allows 30/s)
@@ -125,7 +127,7 @@ class Tab:
                     await self.ws.send_str(raw)
             try:
                 wait = max(0.01, min(ACK_SECONDS, deadline - time.perf_counter()))
-                ack: dict[str, Any] = await asyncio.wait_for(asyncio.shield(waiter), wait)
+                ack: dict[str, Any] = await within(asyncio.shield(waiter), wait)
             except TimeoutError:
                 if wait == ACK_SECONDS:  # not merely the end of the run
                     self.tally.timeouts += 1
@@ -177,7 +179,7 @@ async def until(changed: asyncio.Event, ready: Callable[[], bool], deadline: flo
         if ready():
             return True
         try:
-            await asyncio.wait_for(changed.wait(), max(0.01, deadline - time.perf_counter()))
+            await within(changed.wait(), max(0.01, deadline - time.perf_counter()))
         except TimeoutError:
             return ready()
     return True

@@ -17,6 +17,7 @@ from nats.errors import Error as NatsError
 from nats.js.kv import KeyValue
 
 from services.clock.presence import REFRESH_SECONDS, mark
+from services.runtime.timeouts import within
 
 log = logging.getLogger("maumau.gateway")
 Seat = tuple[str, int]  # a table and a seat at it
@@ -42,7 +43,7 @@ class Marks:
             self.wake.clear()
             await self._sync(seats())
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.wake.wait(), REFRESH_SECONDS)
+                await within(self.wake.wait(), REFRESH_SECONDS)
 
     async def clear(self) -> None:
         await self._sync(set())

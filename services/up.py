@@ -29,6 +29,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from services.runtime import natscluster
 from services.runtime.natscluster import ClusterServer
 from services.runtime.signing import ensure_key
+from services.runtime.timeouts import within
 
 COLOURS = ("\033[36m", "\033[35m", "\033[33m", "\033[32m", "\033[34m", "\033[31m")
 RESET = "\033[0m"
@@ -130,7 +131,7 @@ async def _keep(child: Child, colour: str, out: TextIO, stopping: asyncio.Event)
                   f"restart {child.restarts} in {delay:g} s\n")
         out.flush()
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(stopping.wait(), delay)
+            await within(stopping.wait(), delay)
         if stopping.is_set():
             return
         delay = min(2 * delay, BACKOFF_MAX)
@@ -144,7 +145,7 @@ async def _stop(child: Child) -> None:
         return
     child.proc.terminate()
     try:
-        await asyncio.wait_for(child.proc.wait(), 10)
+        await within(child.proc.wait(), 10)
     except TimeoutError:
         child.proc.kill()
         await child.proc.wait()

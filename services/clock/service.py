@@ -34,6 +34,7 @@ from services.clock import presence
 from services.clock.timers import KINDS, Durations, Timer, timers
 from services.runtime import logs, metrics
 from services.runtime.consuming import consume_all
+from services.runtime.timeouts import within
 from services.table.client import send
 from services.table.repository import tables
 from services.table.store import SUBJECTS, EventStore, previous_seq
@@ -181,7 +182,7 @@ class ClockService:
             if wait > 0:
                 self.changed.clear()
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.changed.wait(), min(wait, 60.0))
+                    await within(self.changed.wait(), min(wait, 60.0))
                 continue
             now = self.now()
             await asyncio.gather(*(self._fire_one(kv, x) for x in due if x.due <= now))

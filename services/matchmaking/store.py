@@ -41,6 +41,7 @@ from services.matchmaking.pool import (
     group_to_json,
     status,
 )
+from services.runtime.timeouts import within
 
 log = logging.getLogger("maumau.matchmaking")
 BUCKET, SEEN_BUCKET = "maumau_quick", "maumau_quick_seen"
@@ -182,7 +183,7 @@ class Matchmaking:
             if now[0] != "waiting":
                 return now
             with contextlib.suppress(TimeoutError):
-                return await asyncio.wait_for(answer, seconds)
+                return await within(answer, seconds)
             return now
         finally:
             if polls.get(ticket) is answer:

@@ -34,6 +34,7 @@ from nats.js.api import ConsumerConfig
 from nats.js.errors import APIError, NotFoundError
 
 from services.runtime import metrics, tracing
+from services.runtime.timeouts import within
 
 MONITOR_SECONDS = 5.0
 DISCOVER_SECONDS = 30.0  # how soon a reader of every partition finds a partition made after it started
@@ -184,7 +185,7 @@ class Pulls:
         await self.nc.publish(f"{self.js._prefix}.CONSUMER.MSG.NEXT.{self.stream}.{self.durable}",
                               json.dumps(request).encode(), reply=self.request)
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.ended.wait(), max(0.0, deadline - time.monotonic()))
+            await within(self.ended.wait(), max(0.0, deadline - time.monotonic()))
         if self.error is not None:
             error, self.error = self.error, None
             raise error

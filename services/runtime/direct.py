@@ -26,6 +26,8 @@ from nats.aio.client import Client
 from nats.js import JetStreamContext
 from nats.js.errors import APIError
 
+from services.runtime.timeouts import within
+
 BATCH = 256
 
 Raw = Callable[[bytes, bytes | None], None]  # a reply's payload and its raw header block (``NATS/1.0…``)
@@ -135,7 +137,7 @@ async def _read(js: JetStreamContext, stream: str, subject: str, after: int, unt
     try:
         await ask(last + 1)
         while True:
-            await asyncio.wait_for(ended, timeout)
+            await within(ended, timeout)
             ended = loop.create_future()
             replies, arrived[:] = arrived[:], []
             asked = _ahead(replies, until)
