@@ -77,12 +77,19 @@ class Drawn(NamedTuple):
 
 class LastPlay(NamedTuple):
     """A seat's last action, a single card played with ``fits`` on the table and ``follow`` in force,
-    leaving it ``size`` cards, none drawn since: its hand then was its hand now and that card."""
+    leaving it ``size`` cards, none drawn since: its hand then was its hand now and that card.
+
+    ``pairs``: the cards it would have doubled had it held two (candeias: Tito doubles before
+    he plays one card). ``earlier``: its plays before this one (oldest first) with nothing else
+    done or drawn in between, so that each hand then is the hand now and the cards played since.
+    """
 
     action: Action
     size: int
     fits: frozenset[Card]
     follow: Suit
+    pairs: frozenset[Card] = frozenset()
+    earlier: tuple[LastPlay, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +151,7 @@ def observe(r: Reading | None, s: State, a: Action) -> Reading:
     groups = [list(g) for g in r.groups]
     drawn = r.drawn
     plays: list[LastPlay | None] = list(r.last) if r.last else [None] * len(groups)
+    before = plays[a.seat]
     plays[a.seat] = None
     if a.seat == turn:
         drawn = None  # the drawer acts again in its turn: the card it drew fitted (or its hand did)
@@ -156,7 +164,11 @@ def observe(r: Reading | None, s: State, a: Action) -> Reading:
         elif a.kind == PLAY and a.card2 < 0 and len(s.hands[turn]) > 1 and (
                 phase is NORMAL or phase is BURNED or (phase is DRAWN and s.rs.after_draw_any)):
             _exclude(groups[turn], _outranked(s, a))
-            plays[turn] = LastPlay(a, len(s.hands[turn]) - 1, fitting(s, plays_only=True), s.follow)
+            fits = fitting(s, plays_only=True)
+            pairs = (frozenset(c for c in fits if not s.rs.special(c))
+                     if s.rs.has_burns and phase is not BURNED else NOTHING)
+            earlier = () if before is None else (*before.earlier, before._replace(earlier=()))
+            plays[turn] = LastPlay(a, len(s.hands[turn]) - 1, fits, s.follow, pairs, earlier)
     if s.rs.has_burns and s.discard:
         top = frozenset((s.discard[-1],))
         for seat in _let_go(s, a):
@@ -167,14 +179,17 @@ def observe(r: Reading | None, s: State, a: Action) -> Reading:
 
 
 def tito_would(rs: Ruleset, play: LastPlay, hand: Sequence[Card]) -> bool:
-    """Whether Tito, holding ``hand`` and the card of ``play``, could have made that play: no other
-    play (another card, another suit named) that ``greedy.preference`` likes more.
+    """Whether Tito, holding ``hand`` and the card of ``play``, could have made that play: no double
+    of ``play.pairs`` (he likes any double more than one card), no other play (another card,
+    another suit named) that ``greedy.preference`` likes more.
 
     What the groups cannot say: which suit he holds most of (he names it, and its cards count
-    more), read in a sampled world, where the hand is known.
+    more), whether he held a pair, read in a sampled world, where the hand is known.
     """
     a = play.action
     then = [*hand, a.card]
+    if any(then.count(c) > 1 for c in play.pairs):
+        return False
     counts = greedy.suit_counts(rs, then)
     n = len(then)
     mine = greedy.preference(rs, a, n, counts, play.follow, 0.0)
@@ -184,6 +199,17 @@ def tito_would(rs: Ruleset, play: LastPlay, hand: Sequence[Card]) -> bool:
         for suit in range(4) if rs.chooses[c] else (-1,):
             if greedy.preference(rs, a._replace(card=c, choose=suit), n, counts, play.follow, 0.0) > mine:
                 return False
+    return True
+
+
+def tito_played(rs: Ruleset, play: LastPlay, hand: Sequence[Card]) -> bool:
+    """Whether Tito, holding ``hand`` now, could have made ``play`` and each of its ``earlier`` plays
+    (``tito_would`` for each, the cards played since put back into the hand)."""
+    held = list(hand)
+    for p in (play, *reversed(play.earlier)):
+        if not tito_would(rs, p, held):
+            return False
+        held.append(p.action.card)
     return True
 
 

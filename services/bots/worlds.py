@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from services.bots import greedy
 from services.bots.knowledge import SeatKnowledge, rules, unseen
-from services.bots.reading import Group, LastPlay, tito_would
+from services.bots.reading import Group, LastPlay, tito_played
 from services.rules.actions import BURN, CHALLENGE, CHALLENGE_WILD, PLAY, QUICK, Action
 from services.rules.cards import WILD, Card, Seat, suit
 from services.rules.engine import apply, legal_actions
@@ -111,17 +111,28 @@ def _template(k: SeatKnowledge) -> State:
 def sample_world(k: SeatKnowledge, rng: random.Random, world: World) -> State:
     """One determinization: the unseen cards dealt at random to the other hands and the stock,
     within what the round's public actions said of the hands (``k.reading``) when they can be,
-    and (of ``TRIES`` deals) one where each other seat's last play is one Tito could have made.
+    and (of ``TRIES`` deals) one where each other seat's plays since its hand last grew are ones
+    Tito could have made (``reading.tito_played``), else the one with the fewest seats that fail.
 
     The cards a constraint allows are dealt to it first, most constrained first; when a deal
     cannot meet them (the reading was wrong: people are not the medium bot), the cards are
     dealt without them. A seat's cards drawn last are the last of its hand.
     """
     s = world.template.copy()
-    for _ in range(TRIES):
-        _deal(k, rng, world, s)
-        if not world.plays or all(tito_would(world.template.rs, p, s.hands[i]) for i, p in world.plays):
-            break
+    _deal(k, rng, world, s)
+    if world.plays:
+        rs = world.template.rs
+        best = (s.hands, s.stock)
+        fewest = sum(not tito_played(rs, p, s.hands[i]) for i, p in world.plays)
+        for _ in range(TRIES - 1):
+            if not fewest:
+                break
+            s.hands = list(s.hands)
+            _deal(k, rng, world, s)
+            failed = sum(not tito_played(rs, p, s.hands[i]) for i, p in world.plays)
+            if failed < fewest:
+                best, fewest = (s.hands, s.stock), failed
+        s.hands, s.stock = best
     s.seed = f"{rng.getrandbits(256):064x}"
     if s.phase is Phase.DRAWN and not k.on_turn and s.hands[k.turn]:
         s.drawn_card = s.hands[k.turn][-1]  # the seat on turn drew one of its cards this seat has not seen
@@ -130,7 +141,7 @@ def sample_world(k: SeatKnowledge, rng: random.Random, world: World) -> State:
     return s
 
 
-TRIES = 8  # deals tried for one whose last plays Tito could have made; then the last one, whatever it says
+TRIES = 8  # deals tried for one whose plays Tito could have made; then the one with the fewest seats he could not
 
 
 def _deal(k: SeatKnowledge, rng: random.Random, world: World, s: State) -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from services.bots.bench import _out_of_turn, decider
 from services.bots.knowledge import knowledge_from
-from services.bots.reading import Group, Reading, fitting, observe, sync, tito_would
+from services.bots.reading import Group, Reading, fitting, observe, sync, tito_played
 from services.bots.worlds import World, sample_world
 from services.rules.actions import DRAW, PLAY, Action
 from services.rules.cards import FRENCH, Card
@@ -107,7 +107,7 @@ def test_the_medium_bots_hands_always_meet_the_reading(table: Table) -> None:
                 assert _meets(s.hands[i], read.groups[i]), (i, s.hands[i], read.groups[i])
                 constrained += r.constrained(i)
                 play = read.last[i]
-                assert play is None or tito_would(s.rs, play, s.hands[i]), (i, s.hands[i], play)
+                assert play is None or tito_played(s.rs, play, s.hands[i]), (i, s.hands[i], play)
     assert constrained > 0
 
 
@@ -153,3 +153,23 @@ def test_a_reading_no_deal_can_meet_falls_back_to_a_free_deal() -> None:
     k = knowledge_from(s, s.turn, reading=wrong)
     w = sample_world(k, random.Random(1), World.prepare(k))
     assert [len(h) for h in w.hands] == [len(h) for h in s.hands] and len(w.stock) == len(s.stock)
+
+
+def test_a_seat_is_read_by_every_play_since_its_hand_last_grew_and_by_the_doubles_it_did_not_make() -> None:
+    s = new_match("candeias", 2)
+    start_round(s, dealer=1, first=0, hands=[["10H", "9S", "5H", "2C"], ["10S", "3D", "6D", "6C"]],
+                starter="4H", stock=["2D", "3C", "5C", "6S"])
+    r = Reading.start(s)
+    for seat, card in ((0, "10H"), (1, "10S"), (0, "9S")):
+        a = Action(PLAY, seat, FRENCH.parse(card))
+        r = observe(r, s, a)
+        apply(s, a)
+    play = r.last[0]
+    assert play is not None and [p.action.card for p in play.earlier] == [FRENCH.parse("10H")]
+
+    def hand(*names: str) -> list[Card]:
+        return [FRENCH.parse(c) for c in names]
+
+    assert tito_played(s.rs, play, hand("5H", "2C"))  # the true hand
+    assert not tito_played(s.rs, play, hand("KH", "2C"))  # he would have played the king of hearts first
+    assert not tito_played(s.rs, play, hand("5H", "5H"))  # he would have doubled the fives of hearts first
