@@ -37,7 +37,7 @@ from statistics import NormalDist
 from services.bots import greedy
 from services.bots.knowledge import SeatKnowledge, rules, unseen
 from services.bots.worlds import World, rollout, sample_world
-from services.rules.actions import BURN, CHALLENGE, CHALLENGE_WILD, QUICK, Action
+from services.rules.actions import BURN, CHALLENGE, CHALLENGE_WILD, DRAW, PASS, QUICK, Action
 from services.rules.cards import WILD, Seat, suit
 from services.rules.engine import apply, check
 from services.rules.errors import RuleError
@@ -45,7 +45,8 @@ from services.rules.state import State
 
 Personality = Callable[[SeatKnowledge, random.Random, float], Action | None]
 
-FALSE_SWITCH = 0.16  # how often Carmen may leave Tito's favourite for an action no better (1 SE for one rival)
+FALSE_SWITCH = 0.32  # how often Carmen may leave Tito's favourite for an action no better (0.47 SE for one rival)
+KEEPS = frozenset((DRAW, PASS))  # actions that keep her cards: never searched against a card she can play
 MIN_SAMPLES = 32  # paired worlds before a difference's standard error is believed
 PRUNE_EVERY = 16  # worlds between two looks at which candidates are still worth playing
 PRUNE_Z = 2.5  # standard errors by which a candidate must be beaten to be dropped (looked at many times)
@@ -155,6 +156,10 @@ def strong(k: SeatKnowledge, rng: random.Random, budget_ms: float = 100.0,
     favourite = max(acts, key=lambda a: (score(k, a, counts), rng.random()))
     if favourite.kind == CHALLENGE or score(k, favourite, counts) >= greedy.GOES_OUT:
         return favourite
+    if favourite.kind not in KEEPS:
+        acts = [a for a in acts if a.kind not in KEEPS]
+        if len(acts) == 1:
+            return favourite
     gains = search(k, acts, acts.index(favourite), rng, budget_ms, max_worlds)
     z = NormalDist().inv_cdf(1.0 - FALSE_SWITCH / (len(acts) - 1))
     best = max(range(len(acts)), key=lambda i: gains[i][0] - z * gains[i][1])

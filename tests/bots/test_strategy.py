@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from services.bots import strategy
 from services.bots.knowledge import SeatKnowledge, knowledge_from
 from services.bots.strategy import LEVELS, announced, decide, decide_out_of_turn, medium, search, strong, weak
 from services.bots.worlds import World, sample_world
@@ -193,3 +194,22 @@ def test_the_search_stops_once_one_candidate_is_clearly_best() -> None:
     gains = search(k, acts, 0, random.Random(1), budget_ms=1e6, max_worlds=5000, sample=sample)
     best = max(range(len(acts)), key=lambda i: gains[i][0])
     assert FRENCH.suit_name(acts[best].choose) == "D" and len(worlds) < 1000
+
+
+def test_strong_never_weighs_keeping_her_cards_against_a_card_she_can_play(monkeypatch: pytest.MonkeyPatch) -> None:
+    """candeias lets her draw while a card fits; her worlds overvalue a draw or a pass there, so
+    she searches only among the cards she can play."""
+    s = _table([["9S", "5S", "KC", "2H"], ["8H", "KD", "9D"], ["AC", "AD", "7D"]], "10S",
+               ["KS", "QS", "8C", "3D"], ruleset="candeias")
+    k = knowledge_from(s, 0)
+    assert Action(DRAW, 0) in k.legal
+    searched: list[list[Action]] = []
+    real = strategy.search
+
+    def spy(k: SeatKnowledge, cands: list[Action], *args: Any, **kwargs: Any) -> list[tuple[float, float]]:
+        searched.append(list(cands))
+        return real(k, cands, *args, **kwargs)
+
+    monkeypatch.setattr(strategy, "search", spy)
+    assert strong(k, random.Random(1), budget_ms=1e6, max_worlds=32) in k.legal
+    assert searched and {a.kind for a in searched[0]} == {PLAY}
