@@ -25,7 +25,7 @@ from nats.errors import Error as NatsError
 from nats.errors import TimeoutError as NatsTimeout
 from nats.js import JetStreamContext
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
-from nats.js.kv import KeyValue
+from nats.js.kv import KV_DEL, KV_MARKER_REASON, KV_OP, KV_PURGE, KeyValue
 
 from maumau.v1 import table_pb2
 from services.runtime.settings import SOLO_SECONDS
@@ -75,7 +75,7 @@ def _gone(headers: dict[str, str] | None) -> bool:
     """A delete or purge marker, which is what a key's last message is once it was taken away."""
     if not headers:
         return False
-    return headers.get("KV-Operation") in ("DEL", "PURGE") or "Nats-Marker-Reason" in headers
+    return headers.get(KV_OP) in (KV_DEL, KV_PURGE) or KV_MARKER_REASON in headers
 
 
 WATCHING = -1  # the "seat" of a socket that follows a table without a seat there
