@@ -127,7 +127,7 @@ def sample_world(k: SeatKnowledge, rng: random.Random, world: World) -> State:
         for _ in range(TRIES - 1):
             if not fewest:
                 break
-            s.hands = list(s.hands)
+            s.hands = list(s.hands)  # ``_deal`` sets the hands in place: the best deal's list stays as it was
             _deal(k, rng, world, s)
             failed = sum(not tito_played(rs, p, s.hands[i]) for i, p in world.plays)
             if failed < fewest:
