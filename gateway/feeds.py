@@ -26,6 +26,7 @@ from nats.aio.subscription import Subscription
 from gateway.redact import BatchFrames
 from maumau.v1 import chat_pb2, events_pb2
 from services.runtime import subjects, tracing
+from services.runtime.direct import StaleRead
 from services.table.domain import Table
 from services.table.repository import tables
 from services.table.store import EventStore, Stored
@@ -130,8 +131,11 @@ class Feeds:
         async with feed.lock:
             if seq <= feed.table.seq:
                 return
-            if before != feed.table.seq:  # missed one: the stream has it
-                await self._catch_up(feed)
+            if before != feed.table.seq:  # missed one: the stream has it, and this one
+                try:
+                    await self._catch_up(feed, reaching=seq)
+                except StaleRead as e:
+                    log.warning("table %s could not be caught up (%s); it will be at its next batch", feed.table_id, e)
                 return
             stored = Stored(seq, events_pb2.EventBatch.FromString(msg.data))
             if not tracing.recording():  # a span sampled out is only cost: some 3 % of the gateway's CPU per move
@@ -143,8 +147,8 @@ class Feeds:
                 self.tables.apply(feed.table, stored)
                 await self._hand_out(feed, stored)
 
-    async def _catch_up(self, feed: Feed) -> None:
-        async for stored in self.tables.catch_up(feed.table):
+    async def _catch_up(self, feed: Feed, reaching: int = 0) -> None:
+        async for stored in self.tables.catch_up(feed.table, reaching=reaching):
             await self._hand_out(feed, stored)
 
     async def _hand_out(self, feed: Feed, stored: Stored) -> None:

@@ -12,6 +12,12 @@ parser looks at every character of every name; of them a read needs the status a
 numbers, found here in the raw header bytes. That made a read a third of what it cost
 (docs/record.md, "How fast"). Every other subscription of the connection is handled by
 nats-py as before.
+
+A direct get is answered by any replica of the stream, a follower too, and JetStream lets a
+follower answer from when it holds 90 % of the stream: a read may end short of what the
+stream holds. A reader that knows a sequence is stored (a consumer's batch names the
+table's one before it) asks again until it has it (``services.table.repository``), and
+says ``StaleRead`` when the replicas keep answering without it.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from collections.abc import Awaitable, Callable
 from typing import NamedTuple
 
 from nats.aio.client import Client
+from nats.errors import Error as NatsError
 from nats.js import JetStreamContext
 from nats.js.errors import APIError
 
@@ -32,6 +39,14 @@ BATCH = 256
 
 Raw = Callable[[bytes, bytes | None], None]  # a reply's payload and its raw header block (``NATS/1.0…``)
 _ROUTES: weakref.WeakKeyDictionary[Client, dict[int, Raw]] = weakref.WeakKeyDictionary()
+
+
+class StaleRead(NatsError):
+    """The replicas that answered a read had not stored yet what the reader knows the stream holds.
+
+    A NATS error like a timeout: every caller that waits out the server (a consumer redelivers,
+    a command is answered "send it again") waits this out the same way.
+    """
 
 
 class Message(NamedTuple):

@@ -138,7 +138,7 @@ class Projector(Patient):
                 for seq, table_id, batch in stored:
                     if seq <= last:
                         continue
-                    t = await self.tables.before(table_id, seq)
+                    t = await self.tables.before(table_id, seq, batch.previous_seq or None)
                     was_over = t.status in (Status.OVER, Status.ENDED)
                     self.tables.apply(t, Stored(seq, batch))
                     when = await project(conn, t, batch, was_over)

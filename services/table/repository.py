@@ -7,18 +7,26 @@ many batches per round trip (``EventStore.read``). A repository folds one kind o
 aggregate: the table service, the gateway and the stream's consumers fold whole tables
 (``tables(store)``); the chat folds only who is seated (``services.chat.seating``).
 
+A reader that knows a sequence of the table is stored (the batch before the one its
+consumer delivered, a republished batch) reads until it has it: a follower may answer a read
+before it stored the latest batches (``services.runtime.direct``), and a table folded short
+of one would be decided on as it no longer is (a bot that sees another seat's turn, a timer
+for a turn already played).
+
 A folded aggregate belongs to the repository's cache: whoever gets one may read it and
 fold the batches it appends or receives into it (``apply``), nothing else.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Generic, Protocol, TypeVar
 
 from maumau.v1 import events_pb2
+from services.runtime.direct import StaleRead
 from services.table import domain
 from services.table.store import EventStore, Stored
 
@@ -30,6 +38,8 @@ class Aggregate(Protocol):
 
 
 A = TypeVar("A", bound=Aggregate)
+STALE_PAUSE = 0.05  # seconds before a read that came back short is asked again, doubled each time
+STALE_TRIES = 6  # reads after the first before it is a StaleRead: 3.15 s, a replica catching up
 
 
 @dataclass
@@ -55,18 +65,30 @@ class Repository(Generic[A]):
         """The cached aggregate as it is (it may lag the stream: ``fast_forward`` it)."""
         return self.cache.get(table_id)
 
-    async def fast_forward(self, a: A, until: int | None = None) -> bool:
-        """Fold what the stream holds after ``a`` (up to ``until``); whether there was any."""
+    async def fast_forward(self, a: A, until: int | None = None, reaching: int = 0) -> bool:
+        """Fold what the stream holds after ``a`` (up to ``until``, at least to ``reaching``); whether there was any."""
         folded = False
-        async for _ in self.catch_up(a, until):
+        async for _ in self.catch_up(a, until, reaching):
             folded = True
         return folded
 
-    async def catch_up(self, a: A, until: int | None = None) -> AsyncIterator[Stored]:
-        """Fold the stored batches after ``a`` one by one, yielding each once it is folded in."""
-        for stored in await self.store.read(a.table_id, a.seq, until):
-            self.apply(a, stored)
-            yield stored
+    async def catch_up(self, a: A, until: int | None = None, reaching: int = 0) -> AsyncIterator[Stored]:
+        """Fold the stored batches after ``a`` one by one, yielding each once it is folded in.
+
+        ``reaching`` is a sequence of the table known to be stored: a read that ends before it is
+        made again (``STALE_TRIES`` times, then ``StaleRead``).
+        """
+        pause = STALE_PAUSE
+        for again in range(STALE_TRIES, -1, -1):
+            for stored in await self.store.read(a.table_id, a.seq, until):
+                self.apply(a, stored)
+                yield stored
+            if a.seq >= reaching:
+                return
+            if again:
+                await asyncio.sleep(pause)
+                pause *= 2
+        raise StaleRead(f"table {a.table_id} read up to seq {a.seq}; seq {reaching} is stored")
 
     def apply(self, a: A, stored: Stored) -> None:
         """Fold one stored batch into ``a``."""
@@ -89,10 +111,10 @@ class Repository(Generic[A]):
         """
         a = self.cache.pop(table_id, None)
         if a is not None and previous is not None and a.seq < previous < seq:
-            await self.fast_forward(a, previous)
+            await self.fast_forward(a, previous, reaching=previous)
         if a is None or a.seq >= seq:
             a = self.new(table_id)
-            await self.fast_forward(a, seq - 1)
+            await self.fast_forward(a, seq - 1, reaching=previous or 0)
         self._keep(a)
         return a
 

@@ -23,6 +23,7 @@ from maumau.v1 import events_pb2, table_pb2
 from services.rules.version import ENGINE_VERSION
 from services.runtime import metrics, tracing
 from services.runtime.commands import CommandService
+from services.runtime.direct import StaleRead
 from services.runtime.refusals import Refused
 from services.runtime.settings import ABSENCE_SECONDS, EXPIRY_SECONDS, SOLO_SECONDS, STANDIN_SECONDS
 from services.table.domain import Context, Rules, Table, decide
@@ -48,7 +49,7 @@ class TableService(CommandService[table_pb2.TableCommand, table_pb2.CommandReply
     kind: ClassVar[str] = "table"
     # while the rules service restarts, or a stream elects a leader (its appends meet no responder or time out)
     expected: ClassVar[tuple[type[Exception], ...]] = (RulesUnavailable, NoStreamResponseError, ServiceUnavailableError,
-                                                       NoRespondersError, NatsTimeout)
+                                                       NoRespondersError, NatsTimeout, StaleRead)
     log: ClassVar[logging.Logger] = logging.getLogger("maumau.table")
     store: EventStore
     rules: Rules
@@ -88,7 +89,8 @@ class TableService(CommandService[table_pb2.TableCommand, table_pb2.CommandReply
             try:
                 events = await decide(t, cmd, ctx)
             except Refused:
-                if fresh or not await self.tables.fast_forward(t):
+                # refused on the table as this replica folded it: once more on the table as the leader has it
+                if fresh or not await self.tables.fast_forward(t, reaching=await self.store.last_seq(cmd.table_id)):
                     raise
                 fresh = True
                 metrics.COMMAND_RETRIES.labels(self.kind).inc()
@@ -101,15 +103,15 @@ class TableService(CommandService[table_pb2.TableCommand, table_pb2.CommandReply
             try:
                 stored, duplicate = await self.store.append(cmd.table_id, batch, t.seq, cmd.command_id,
                                                             tracing.inject())
-            except Conflict:
+            except Conflict as c:
                 self.stats["conflicts"] += 1
-                await self.tables.fast_forward(t)
+                await self.tables.fast_forward(t, reaching=c.last)
                 fresh = True
                 metrics.COMMAND_RETRIES.labels(self.kind).inc()
                 continue
             if duplicate:
                 self.stats["duplicates"] += 1
-                await self.tables.fast_forward(t)
+                await self.tables.fast_forward(t, reaching=stored.seq)
                 return _done(t, cmd, [stored.seq])
             self.tables.apply(t, stored)
             self.stats["accepted"] += 1

@@ -70,7 +70,21 @@ def previous_seq(headers: dict[str, str] | None) -> int | None:
 
 
 class Conflict(Exception):
-    """The table's subject moved on since the state the command was decided on."""
+    """The table's subject moved on since the state the command was decided on (to ``last``, as the server said)."""
+
+    def __init__(self, message: str, last: int = 0) -> None:
+        super().__init__(message)
+        self.last = last
+
+
+def conflict(description: str) -> Conflict:
+    """The conflict a refused append describes, with the table's last sequence when it names one.
+
+    >>> conflict("wrong last sequence: 41").last, conflict("something else").last
+    (41, 0)
+    """
+    found = re.search(r"wrong last sequence: (\d+)", description)
+    return Conflict(description, int(found[1]) if found else 0)
 
 
 @dataclass(frozen=True)
@@ -141,9 +155,19 @@ class EventStore:
         except BadRequestError as e:
             if e.err_code == WRONG_LAST_SEQUENCE:
                 metrics.APPEND_CONFLICTS.labels(stream).inc()
-                raise Conflict(str(e)) from None
+                raise conflict(e.description or "") from None
             raise
         return Stored(ack.seq, batch, data), bool(ack.duplicate)
+
+    async def last_seq(self, table_id: str) -> int:
+        """The table's last sequence as the stream's leader has it (0: none), not as a follower may still have it."""
+        partition = subjects.table_partition(table_id)
+        if not await self._has(partition):
+            return 0
+        try:
+            return (await self.js.get_last_msg(stream_of(partition), subjects.table_events(table_id))).seq or 0
+        except NotFoundError:
+            return 0
 
     async def read(self, table_id: str, after: int = 0, until: int | None = None) -> list[Stored]:
         """Every batch of the table stored after sequence ``after`` (up to ``until``), in order."""

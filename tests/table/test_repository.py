@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
+
+import pytest
+
+from services.runtime import subjects
+from services.runtime.direct import StaleRead
+from services.table import repository
 from services.table.domain import Table, evolve
 from services.table.repository import tables
+from services.table.store import stream_of
 from tests.table.harness import platform
 
 
@@ -26,3 +34,34 @@ async def test_a_batch_after_a_redelivered_one_is_folded_on_everything_before_it
             evolve(whole, s.seq, ev)
     assert last.seq == whole.seq and last.match is not None and whole.match is not None
     assert last.match.hands == whole.match.hands and last.match.discard == whole.match.discard
+
+
+async def test_a_batch_whose_previous_one_a_read_does_not_hold_yet_is_folded_once_it_does(nats_url: str) -> None:
+    # a follower answering a read before it stored the latest batch looks, to the reader, like a batch not yet stored
+    async with platform(nats_url) as p:
+        tid = await p.new_table(ruleset="classic32", seats=3)
+        stream = stream_of(subjects.table_partition(tid))
+        previous = (await p.store.js.stream_info(stream)).state.last_seq + 1  # the next batch's: not stored yet
+
+        async def store_it_soon() -> None:
+            await asyncio.sleep(0.1)
+            assert (await p.play_one(tid)).WhichOneof("result") == "done"
+
+        storing = asyncio.create_task(store_it_soon())
+        folded = await tables(p.store).before(tid, previous + 1, previous)
+        await storing
+        truth = await p.table(tid)
+    assert folded.seq == previous == truth.seq
+    assert folded.match is not None and truth.match is not None and folded.match.hands == truth.match.hands
+
+
+async def test_a_read_that_never_holds_the_batch_known_to_be_stored_is_a_stale_read(
+        nats_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(repository, "STALE_PAUSE", 0.001)
+    async with platform(nats_url) as p:
+        tid = await p.new_table(ruleset="classic32", seats=3)
+        last = await p.last_seq(tid)
+        folder = tables(p.store)
+        with pytest.raises(StaleRead, match=f"seq {last + 5} is stored"):
+            await folder.before(tid, last + 9, previous=last + 5)
+        assert folder.cached(tid) is None  # a table folded short of what is stored is not kept
