@@ -32,29 +32,29 @@ async def test_a_consumer_reads_on_after_the_server_was_killed_and_came_back(nat
     js = nc.jetstream()
     await js.add_stream(name="S", subjects=["s.*"])
     seen: list[bytes] = []
-    got = asyncio.Event()
+    got = {b"before": asyncio.Event(), b"after": asyncio.Event()}
 
     async def handle(msgs: list[Msg]) -> None:
         seen.extend(m.data for m in msgs)
         for m in msgs:
             await m.ack()
-        got.set()
+            got[m.data].set()
 
     config = ConsumerConfig(durable_name="d", filter_subject="s.*", ack_policy=AckPolicy.EXPLICIT)
     reading = asyncio.create_task(consume(js, "S", config, handle, size=10, linger=0, log=log))
     try:
         await js.publish("s.a", b"before")
-        await asyncio.wait_for(got.wait(), 10)
-        got.clear()
+        await asyncio.wait_for(got[b"before"].wait(), 10)
         await asyncio.to_thread(nats_server.restart, kill=True)
         for _ in range(300):  # the client reconnects by itself
             if nc.is_connected:
                 break
             await asyncio.sleep(0.1)
         await js.publish("s.a", b"after")
-        await asyncio.wait_for(got.wait(), 30)
+        await asyncio.wait_for(got[b"after"].wait(), 30)
     finally:
         reading.cancel()
         await asyncio.gather(reading, return_exceptions=True)
         await nc.close()
-    assert seen == [b"before", b"after"]
+    # an acknowledgement the killed server had not written yet is lost with it: "before" may come again
+    assert seen[0] == b"before" and set(seen) == {b"before", b"after"}
