@@ -22,6 +22,7 @@ when the time ends (or one never seen) does not stretch it.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import itertools
 import json
 import os
@@ -70,22 +71,37 @@ class Table:
     tabs: list[Tab] = field(default_factory=list)
     views: list[dict[str, Any] | None] = field(default_factory=list)
     status: str = ""
-    arrivals: dict[int, list[float]] = field(default_factory=dict)  # seq: when each seat received it
+    # each seat's frames that moved it on: the sequences and when they came (a seat shown the table
+    # at a later sequence, a whole state after a reconnection, has seen every batch before it)
+    reached: dict[int, tuple[list[int], list[float]]] = field(default_factory=dict)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
 
     def on_frame(self, seat: int) -> Callable[[dict[str, Any]], None]:
+        seqs, times = self.reached.setdefault(seat, ([], []))
+
         def seen(frame: dict[str, Any]) -> None:
             if frame.get("type") not in ("state", "events") or frame.get("table") != self.table:
                 return
             self.views[seat] = frame.get("view")
             self.status = frame["table_info"]["status"]
-            times = self.arrivals.setdefault(frame["seq"], [])
-            times.append(time.perf_counter())
+            if not seqs or frame["seq"] > seqs[-1]:
+                seqs.append(frame["seq"])
+                times.append(time.perf_counter())
             self.changed.set()
         return seen
 
     def seen_by_all(self, seq: int) -> bool:
-        return len(self.arrivals.get(seq, ())) >= len(self.tabs)
+        return len(self.reached) >= len(self.tabs) and all(s and s[-1] >= seq for s, _ in self.reached.values())
+
+    def seen_at(self, seq: int) -> float:
+        """When the last seat to see the batch at ``seq`` (or a later one) was sent it (``seen_by_all``).
+
+        >>> t = Table("t", tabs=[None, None])  # type: ignore[list-item]
+        >>> t.reached = {0: ([3, 5], [1.0, 2.0]), 1: ([4], [1.5])}
+        >>> t.seen_by_all(4), t.seen_by_all(5), t.seen_at(4)
+        (True, False, 2.0)
+        """
+        return max(times[bisect.bisect_left(seqs, seq)] for seqs, times in self.reached.values())
 
 def _raise_file_limit() -> None:
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -203,7 +219,7 @@ async def play_table(table: Table, measure: Measure, rng: random.Random, progres
             measure.unseen += sent >= measure.start
             return
         if sent >= measure.start:
-            seen = max(table.arrivals[seq])
+            seen = table.seen_at(seq)
             measure.latencies.append(seen - sent)
             measure.completed.append(seen)
             progress.moves += 1
