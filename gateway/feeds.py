@@ -100,6 +100,8 @@ class Feeds:
         feed = Feed(table_id, self.tables.new(table_id))
         async with feed.lock:
             await self._catch_up(feed)
+            if feed.table.status == "none":  # or a follower answered that had not stored it yet: the leader says
+                await self._catch_up(feed, reaching=await self.tables.store.last_seq(table_id))
         if feed.table.status == "none":
             raise UnknownTable(table_id)
 
