@@ -25,6 +25,7 @@ from services.chat.seating import seatings
 from services.chat.text import clean
 from services.runtime import metrics, tracing
 from services.runtime.commands import CommandService
+from services.runtime.direct import StaleRead
 from services.runtime.refusals import Refused
 from services.runtime.settings import CHAT_MAX_CHARS, CHAT_RATE, parse_rate
 from services.table.store import EventStore
@@ -73,6 +74,7 @@ class RateLimit:
 @dataclass
 class ChatService(CommandService[chat_pb2.ChatCommand, chat_pb2.ChatReply]):
     kind: ClassVar[str] = "chat"
+    expected: ClassVar[tuple[type[Exception], ...]] = (StaleRead,)  # the replicas answered reads from behind
     log: ClassVar[logging.Logger] = logging.getLogger("maumau.chat")
     js: JetStreamContext
     tables: EventStore
@@ -115,6 +117,8 @@ class ChatService(CommandService[chat_pb2.ChatCommand, chat_pb2.ChatReply]):
         if len(text) > limit:
             raise Refused("too_long", f"a line has at most {limit} characters")
         t = await self.seatings.get(cmd.table_id)
+        if not t.exists or t.seat_of(cmd.actor) < 0:  # maybe just made, or just joined: as the leader has it
+            await self.seatings.fast_forward_to_leader(t)
         if not t.exists:
             raise Refused("unknown_table", f"there is no table {cmd.table_id!r}")
         seat = t.seat_of(cmd.actor)

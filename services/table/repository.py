@@ -72,6 +72,14 @@ class Repository(Generic[A]):
             folded = True
         return folded
 
+    async def fast_forward_to_leader(self, a: A) -> bool:
+        """Fold what the stream's leader says the table holds; whether there was any.
+
+        For a decision that would go against what ``a`` says (a refusal): a read may have been
+        answered by a follower behind the leader; this costs a round trip to the leader.
+        """
+        return await self.fast_forward(a, reaching=await self.store.last_seq(a.table_id))
+
     async def catch_up(self, a: A, until: int | None = None, reaching: int = 0) -> AsyncIterator[Stored]:
         """Fold the stored batches after ``a`` one by one, yielding each once it is folded in.
 

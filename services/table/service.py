@@ -90,7 +90,7 @@ class TableService(CommandService[table_pb2.TableCommand, table_pb2.CommandReply
                 events = await decide(t, cmd, ctx)
             except Refused:
                 # refused on the table as this replica folded it: once more on the table as the leader has it
-                if fresh or not await self.tables.fast_forward(t, reaching=await self.store.last_seq(cmd.table_id)):
+                if fresh or not await self.tables.fast_forward_to_leader(t):
                     raise
                 fresh = True
                 metrics.COMMAND_RETRIES.labels(self.kind).inc()
