@@ -1,13 +1,13 @@
 """``apply``: carry out an action that ``check`` accepted, changing the state in place.
 
-Each kind of action has its step here; every step that hands the turn on goes through
+Each kind of action has its step here (a play's in ``apply`` itself); every step that hands the turn on goes through
 ``_end_turn`` (challenge windows close there) and a round ends only in ``_finish``.
 """
 
 from __future__ import annotations
 
 from services.rules.actions import BURN, CHALLENGE, CHALLENGE_WILD, CHOOSE, DOUBLE, DRAW, PASS, PLAY, QUICK, Action
-from services.rules.cards import WILD, Card, Seat, Suit, suit
+from services.rules.cards import WILD, Card, Seat, suit
 from services.rules.phases import BOUNCE, BURNED, DRAWN, NORMAL, Pending, Phase
 from services.rules.rulesets import AUTOMATIC, CHALLENGE_MODE, NEXT_PLAYER
 from services.rules.state import State
@@ -25,9 +25,35 @@ def apply(s: State, a: Action) -> None:
         if card2 >= 0:  # an Ace with company: the Ace goes down first, then the card that acts
             s.hands[seat].remove(card)
             s.discard.append(card)
-            _play(s, seat, card2, choose, announce)
+            card = card2
+        # the play itself in place, not in a function of its own: a play is most actions, and a
+        # call costs about as much as this whole step
+        rs = s.rs
+        hand = s.hands[seat]
+        hand.remove(card)
+        s.discard.append(card)
+        s.stuck = 0
+        s.opening = False
+        s.last_player = seat
+        after = len(hand)
+        # no call is due while two cards or more are left (``required_call``)
+        ok = after > 1 or _announced(s, required_call(s, seat, card, after + 1, after), announce)
+        if after == 0 and ok:
+            s.follow = choose if choose >= 0 else (suit(card) if suit(card) != WILD else s.follow)
+            if s.finisher >= 0 and not s.hands[s.finisher]:  # someone went out before: the first one out wins
+                _finish(s, s.finisher)
+                return
+            nxt = rs.go_out(s, seat, card, choose)
+            if nxt < 0:
+                _finish(s, seat)
+            else:
+                _end_turn(s, nxt, NORMAL)
+            return
+        nxt, phase = rs.effect(s, seat, card, choose)
+        if ok and not rs.has_burns:  # no penalty, no challenge, no quick window: the turn moves on
+            _end_turn(s, nxt, phase)
         else:
-            _play(s, seat, card, choose, announce)
+            _after_card(s, seat, nxt, phase, ok, rs.has_burns and not rs.special(card))
     elif kind == DRAW:
         _draw(s, seat)
     elif kind == PASS:
@@ -50,35 +76,6 @@ def apply(s: State, a: Action) -> None:
 
 def _announced(s: State, required: str | None, given: str | None) -> bool:
     return required is None or given == required or (given is not None and s.rs.single_call)
-
-
-def _play(s: State, seat: Seat, card: Card, choose: Suit, announce: str | None) -> None:
-    rs = s.rs
-    hand = s.hands[seat]
-    hand.remove(card)
-    s.discard.append(card)
-    s.stuck = 0
-    s.opening = False
-    s.last_player = seat
-    after = len(hand)
-    # no call is due while two cards or more are left (``required_call``)
-    ok = after > 1 or _announced(s, required_call(s, seat, card, after + 1, after), announce)
-    if after == 0 and ok:
-        s.follow = choose if choose >= 0 else (suit(card) if suit(card) != WILD else s.follow)
-        if s.finisher >= 0 and not s.hands[s.finisher]:  # someone went out before: the first one out wins
-            _finish(s, s.finisher)
-            return
-        nxt = rs.go_out(s, seat, card, choose)
-        if nxt < 0:
-            _finish(s, seat)
-        else:
-            _end_turn(s, nxt, NORMAL)
-        return
-    nxt, phase = rs.effect(s, seat, card, choose)
-    if ok and not rs.has_burns:  # no penalty, no challenge, no quick window: the turn moves on
-        _end_turn(s, nxt, phase)
-    else:
-        _after_card(s, seat, nxt, phase, ok, rs.has_burns and not rs.special(card))
 
 
 def _after_card(s: State, seat: Seat, nxt: Seat, phase: Phase, announced: bool, opens_quick: bool) -> None:
