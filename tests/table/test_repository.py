@@ -65,3 +65,23 @@ async def test_a_read_that_never_holds_the_batch_known_to_be_stored_is_a_stale_r
         with pytest.raises(StaleRead, match=f"seq {last + 5} is stored"):
             await folder.before(tid, last + 9, previous=last + 5)
         assert folder.cached(tid) is None  # a table folded short of what is stored is not kept
+
+
+async def test_a_table_folded_behind_the_stream_is_brought_to_the_leaders_last_batch(nats_url: str) -> None:
+    async with platform(nats_url) as p:
+        tid = await p.new_table(ruleset="classic32", seats=3)
+        first = (await p.store.read(tid))[0].seq
+        await p.play_one(tid)
+        folder = tables(p.store)
+        behind = await folder.get(tid, until=first)
+        assert await folder.fast_forward_to_leader(behind)
+        assert behind.seq == await p.last_seq(tid) > first
+        assert not await folder.fast_forward_to_leader(behind)  # nothing more: nothing folded
+
+
+async def test_a_table_the_leader_has_nothing_of_stays_unknown(nats_url: str) -> None:
+    async with platform(nats_url) as p:
+        folder = tables(p.store)
+        nobody = await folder.get("never-made")
+        assert not await folder.fast_forward_to_leader(nobody)
+        assert nobody.seq == 0 and nobody.status == "none"
