@@ -27,8 +27,6 @@ from services.rules.rulesets import Ruleset, make_ruleset
 from services.rules.state import State
 from services.rules.turn import required_call, required_call_for
 
-_INT = frozenset((int,))
-
 __all__ = ["FRENCH", "State", "action_to_dict", "add_player", "apply", "auto_action", "check", "legal_actions",
            "may_join_late", "new_match", "required_call", "start_round", "winners_without"]
 
@@ -77,9 +75,13 @@ def start_round(s: State, dealer: Seat, first: Seat, hands: Sequence[Sequence[st
 
 def _cards(fam: Family, xs: Sequence[str | Card]) -> list[Card]:
     """Cards given as numbers (a deal's) or names (a script's)."""
-    if {*map(type, xs)} <= _INT:  # numbers already: copied in C, not looked at one by one
-        return list(xs)  # type: ignore[arg-type]  # every item's type is int
-    return [x if isinstance(x, int) else fam.parse(x) for x in xs]
+    try:
+        # numbers already (a deal's), copied as they are: ``bytes`` checks that in C, at a third of the
+        # cost of collecting the items' types (a ``type`` call each)
+        bytes(xs)  # type: ignore[arg-type]  # a name is refused here
+    except (TypeError, ValueError):
+        return [x if isinstance(x, int) else fam.parse(x) for x in xs]
+    return list(xs)  # type: ignore[arg-type]  # every item is a number
 
 
 def _tiebreak_active(s: State) -> list[bool]:
