@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from services.rules.actions import BURN, CHALLENGE, CHALLENGE_WILD, CHOOSE, DOUBLE, DRAW, PASS, PLAY, QUICK, Action
 from services.rules.cards import WILD, Card, Seat, suit
-from services.rules.phases import BOUNCE, BURNED, DRAWN, NORMAL, Pending, Phase
+from services.rules.phases import BOUNCE, BURNED, DRAWN, NONE, NORMAL, Phase
 from services.rules.rulesets import AUTOMATIC, CHALLENGE_MODE, NEXT_PLAYER
 from services.rules.state import State
 from services.rules.turn import plain_call, playable_now, required_call
@@ -117,7 +117,7 @@ def _draw(s: State, seat: Seat) -> None:
     if s.pending:
         k = s.pending
         s.pending = s.chain = 0
-        s.pending_kind = Pending.NONE
+        s.pending_kind = NONE
         s.w4_seat = -1
         got = s.draw(seat, k)
         if s.finisher >= 0 and s.rs.announce_mode == AUTOMATIC:
@@ -168,7 +168,7 @@ def _challenge(s: State, target: Seat) -> None:
 
 def _challenge_wild(s: State, seat: Seat) -> None:
     s.pending = s.chain = 0
-    s.pending_kind = Pending.NONE
+    s.pending_kind = NONE
     bluffer = s.w4_seat
     s.w4_seat = -1
     if s.w4_bluff:
@@ -246,7 +246,7 @@ def _finish(s: State, winner: Seat, blocked: bool = False) -> None:
     s.turn = -1
     s.round_winner = winner
     s.pending = s.chain = 0
-    s.pending_kind = Pending.NONE
+    s.pending_kind = NONE
     s.quick_from = s.mau_offender = s.finisher = -1
     s.phase = NORMAL
     pts = rs.score_round(s, winner, blocked)

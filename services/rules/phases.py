@@ -41,6 +41,8 @@ class Pending(IntEnum):
 
 # The members again as module globals, compared by identity (``phase is NORMAL``): the turn
 # machinery tests them on every action, and loading a global and testing identity costs a
-# fraction of an enum attribute and of ``==`` on an IntEnum. A state holds members only.
+# fraction of an enum attribute and of ``==`` on an IntEnum (in CPython 3.11 ``Pending.NONE``
+# costs as much as two dozen bytecodes: an attribute of a class is not specialized). A state
+# holds members only.
 NORMAL, DRAWN, BURNED, CHOOSE, BOUNCE = Phase.NORMAL, Phase.DRAWN, Phase.BURNED, Phase.CHOOSE, Phase.BOUNCE
-SEVEN, PLUS2, WILD4, NINE = Pending.SEVEN, Pending.PLUS2, Pending.WILD4, Pending.NINE
+NONE, SEVEN, PLUS2, WILD4, NINE = Pending.NONE, Pending.SEVEN, Pending.PLUS2, Pending.WILD4, Pending.NINE

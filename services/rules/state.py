@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from services.rules.cards import Card, Seat, Suit
-from services.rules.phases import Pending, Phase
+from services.rules.phases import NONE, NORMAL, Pending, Phase
 from services.rules.shuffle import shuffled
 
 if TYPE_CHECKING:
@@ -103,8 +103,8 @@ class State:
         self.direction = 1
         self.follow = -1
         self.pending = self.chain = 0
-        self.pending_kind = Pending.NONE
-        self.phase = Phase.NORMAL
+        self.pending_kind = NONE
+        self.phase = NORMAL
         self.drawn_card = self.last_player = self.quick_from = -1
         self.opening = self.burn_announced = False
         self.mau_offender = self.mau_guard = self.w4_seat = -1
