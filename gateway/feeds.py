@@ -27,6 +27,7 @@ from gateway.redact import BatchFrames
 from maumau.v1 import chat_pb2, events_pb2
 from services.runtime import subjects, tracing
 from services.runtime.direct import StaleRead
+from services.runtime.timeouts import stop
 from services.table.domain import Table
 from services.table.repository import tables
 from services.table.store import EventStore, Stored
@@ -205,9 +206,7 @@ async def following(feeds: Feeds) -> AsyncIterator[None]:
     try:
         yield
     finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        await stop(task)
 
 
 async def _unsubscribe(feed: Feed) -> None:

@@ -43,6 +43,7 @@ from services.chat.store import history
 from services.clock.presence import WATCHING
 from services.runtime import logs, metrics
 from services.runtime.settings import SocketLimits
+from services.runtime.timeouts import stop
 from services.table.client import send
 from services.table.domain import Table
 
@@ -478,10 +479,7 @@ async def _serve(ws: web.WebSocketResponse, sock: Socket) -> None:
                 break
     finally:
         if marking is not None and sock.marks is not None:
-            marking.cancel()
-            await asyncio.gather(marking, return_exceptions=True)
+            await stop(marking)
             await sock.marks.clear()
         await sock.close()
-        writer.cancel()
-        with contextlib.suppress(asyncio.CancelledError, ConnectionResetError):
-            await writer
+        await stop(writer)

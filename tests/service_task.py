@@ -11,6 +11,8 @@ import nats
 from nats.aio.client import Client as NATS
 from nats.js import JetStreamContext
 
+from services.runtime.timeouts import stop
+
 
 class Runs(Protocol):
     def run(self) -> Coroutine[Any, Any, None]: ...
@@ -28,8 +30,7 @@ async def running(nats_url: str, make: Callable[[NATS], S]) -> AsyncIterator[S]:
     try:
         yield service
     finally:
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
+        await stop(task)
         await nc.close()
 
 
@@ -48,5 +49,4 @@ async def project_to_end(projector: Projecting, js: JetStreamContext, stream: st
             await asyncio.sleep(0.05)
         raise AssertionError(f"the projector of {stream} did not catch up")
     finally:
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
+        await stop(task)

@@ -41,7 +41,7 @@ from services.matchmaking.pool import (
     group_to_json,
     status,
 )
-from services.runtime.timeouts import within
+from services.runtime.timeouts import stop, within
 
 log = logging.getLogger("maumau.matchmaking")
 BUCKET, SEEN_BUCKET = "maumau_quick", "maumau_quick_seen"
@@ -91,9 +91,7 @@ class Matchmaking:
         self.locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
 
     async def close(self) -> None:
-        for task in self.followers.values():
-            task.cancel()
-        await asyncio.gather(*self.followers.values(), return_exceptions=True)
+        await stop(*self.followers.values())
 
     @classmethod
     async def open(cls, js: JetStreamContext, replicas: int = 1, seen_seconds: float = SEEN_SECONDS,

@@ -34,7 +34,7 @@ from nats.js.api import ConsumerConfig
 from nats.js.errors import APIError, NotFoundError
 
 from services.runtime import metrics, tracing
-from services.runtime.timeouts import within
+from services.runtime.timeouts import stop, within
 
 MONITOR_SECONDS = 5.0
 DISCOVER_SECONDS = 30.0  # how soon a reader of every partition finds a partition made after it started
@@ -68,9 +68,7 @@ async def consume_all(js: JetStreamContext, streams: Callable[[], Awaitable[list
             for task in done:
                 await task  # a reader only ends by failing: fail with it, at once
     finally:
-        for task in reading.values():
-            task.cancel()
-        await asyncio.gather(*reading.values(), return_exceptions=True)
+        await stop(*reading.values())
 
 
 async def consume(js: JetStreamContext, stream: str, config: ConsumerConfig, handle: Handler, *, size: int,
@@ -109,9 +107,7 @@ async def consume(js: JetStreamContext, stream: str, config: ConsumerConfig, han
             finally:
                 await pulls.stop()
     finally:
-        monitor.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await monitor
+        await stop(monitor)
 
 
 class Pulls:

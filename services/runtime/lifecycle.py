@@ -7,7 +7,6 @@ The health endpoint (``MAUMAU_HEALTH_PORT``) answers ``/healthz``, ``/readyz`` a
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import gc
 import logging
 import signal
@@ -23,6 +22,7 @@ from nats.errors import Error as NatsError
 from services.runtime import logs
 from services.runtime.metrics import exposition
 from services.runtime.settings import Settings
+from services.runtime.timeouts import stop
 
 T = TypeVar("T")
 YOUNG_OBJECTS_PER_COLLECTION = 20_000
@@ -159,10 +159,10 @@ async def run_until_stopped(work: Awaitable[object], nc: NATS, health_port: int 
 
     The service is ready while ``ready()`` holds (a replica answering requests) and NATS answers.
     """
-    stop = asyncio.Event()
+    signalled = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
+        loop.add_signal_handler(sig, signalled.set)
     task = asyncio.ensure_future(work)
 
     async def answering() -> bool:
@@ -170,15 +170,13 @@ async def run_until_stopped(work: Awaitable[object], nc: NATS, health_port: int 
 
     runner = await start_health(health_port, answering)
     try:
-        stopping = asyncio.create_task(stop.wait())
+        stopping = asyncio.create_task(signalled.wait())
         await asyncio.wait([task, stopping], return_when=asyncio.FIRST_COMPLETED)
         stopping.cancel()
         if task.done():
             task.result()
     finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        await stop(task)
         if runner is not None:
             await runner.cleanup()
         if not nc.is_closed:
