@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import nats
+import pytest
 
 from maumau.v1 import events_pb2
-from services.table.store import EventStore
+from services.table.store import Conflict, EventStore
 
 
 def _batch(n: int) -> events_pb2.EventBatch:
@@ -42,3 +43,19 @@ async def test_a_read_starts_after_a_sequence_and_stops_at_another(nats_url: str
         await nc.close()
     assert [s.seq for s in middle] == seqs[101:501]
     assert unknown == []
+
+
+async def test_an_append_expecting_an_older_sequence_is_a_conflict_naming_the_tables_last(nats_url: str) -> None:
+    nc = await nats.connect(nats_url)
+    store = EventStore(nc.jetstream())
+    await store.ensure_stream()
+    try:
+        first = (await store.append("t", _batch(0), 0, "c0"))[0].seq
+        second = (await store.append("t", _batch(1), first, "c1"))[0].seq
+        with pytest.raises(Conflict) as conflict:
+            await store.append("t", _batch(2), first, "c2")
+        leaders = await store.last_seq("t"), await store.last_seq("nobody")
+    finally:
+        await nc.close()
+    assert conflict.value.last == second
+    assert leaders == (second, 0)
