@@ -87,7 +87,12 @@ class Colors108(Ruleset):
 
     def answers(self, s: State, cards: Iterable[Card]) -> list[Card]:
         """A +2 on a +2 chain; nothing on a wild draw four."""
-        return [c for c in cards if RANKS[c] == V_PLUS2] if s.pending_kind is PLUS2 else []
+        twos: list[Card] = []
+        if s.pending_kind is PLUS2:
+            for c in cards:  # a loop, not a comprehension: that is a function made and called (CPython 3.11)
+                if RANKS[c] == V_PLUS2:
+                    twos.append(c)
+        return twos
 
     def may_follow(self, follow: Suit, top: int, card: Card) -> bool:
         """Anything while no colour is in force, else the colour, the top's value or a wild."""

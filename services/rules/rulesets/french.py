@@ -44,9 +44,12 @@ class French(Ruleset):
 
     def answers(self, s: State, cards: Iterable[Card]) -> list[Card]:
         """A 7 on a 7 chain (where the chain may go on)."""
+        sevens: list[Card] = []
         if s.pending_kind is SEVEN and self.may_answer_seven(s):
-            return [c for c in cards if RANKS[c] == R7]
-        return []
+            for c in cards:  # a loop, not a comprehension: that is a function made and called (CPython 3.11)
+                if RANKS[c] == R7:
+                    sevens.append(c)
+        return sevens
 
     def may_follow(self, follow: Suit, top: int, card: Card) -> bool:
         """A Jack on anything (on a Jack only with ``jack_on_jack``), else the suit in force or the top's rank."""
