@@ -30,7 +30,7 @@ __all__ = ["ActionTaken", "Event", "RoundDealt", "RoundEnded", "deal", "decide",
            "legal_actions"]
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class RoundDealt:
     round_no: int
     dealer: Seat
@@ -40,13 +40,6 @@ class RoundDealt:
     stock: tuple[Card, ...]  # from its top down
     seed: str | None
     commitment: str
-
-    def __init__(self, round_no: int, dealer: Seat, first: Seat, hands: tuple[tuple[Card, ...], ...], starter: Card,
-                 stock: tuple[Card, ...], seed: str | None, commitment: str) -> None:
-        # the fields written at once: a frozen dataclass's own ``__init__`` writes each through
-        # ``object.__setattr__``, 14k instructions a deal (more than the deal's hands and stock)
-        vars(self).update(round_no=round_no, dealer=dealer, first=first, hands=hands, starter=starter, stock=stock,
-                          seed=seed, commitment=commitment)
 
 
 @dataclass(frozen=True)
