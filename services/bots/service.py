@@ -220,3 +220,5 @@ class BotsService:
             await msg.ack()
         except (NatsError, OSError) as e:
             log.warning("bot commands not answered (%s); the batch will come again", e or type(e).__name__)
+        except Exception:  # a fault of the bot's own: said where it is seen, and the batch still comes again
+            log.exception("bot of table %s failed; the batch will come again", turns[0].command.table_id)
