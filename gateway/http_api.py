@@ -220,7 +220,7 @@ async def get_signing_key(request: web.Request) -> web.Response:
 
 def routes() -> list[web.RouteDef]:
     return [
-        # the names of the POSTs are their rate limits' (gateway/ratelimit.py)
+        # the routes' names are their rate limits' (gateway/ratelimit.py)
         web.post("/api/session", post_session, name="new_session"),
         web.patch("/api/session", patch_session),
         web.post("/api/tables", create_table, name="new_table"),

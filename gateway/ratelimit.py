@@ -1,4 +1,5 @@
-"""Rate limits on the HTTP API's POSTs, counted in a JetStream key-value bucket every replica shares.
+"""Rate limits on the HTTP API's POSTs and its costliest GET (a table's replay), counted in a JetStream
+key-value bucket every replica shares.
 
 A counter is one key per (route, address or identity, minute): fixed one-minute windows,
 incremented with compare-and-set, the bucket's TTL dropping the old ones. Keys hold a
@@ -112,7 +113,8 @@ def _identity(request: web.Request) -> str:
 
 
 def setup(app: web.Application, cfg: Settings) -> None:
-    """Limit the POSTs named in ``http_api.routes`` and ``accounts_api.routes`` (after NATS is set up)."""
+    """Limit the routes named in ``http_api.routes``, ``accounts_api.routes``, ``disputes_api`` and
+    ``replay_api`` (after NATS is set up)."""
     limits: RateLimits = cfg.rate_limits
     per_route = {  # route name: (per address, per identity)
         "new_session": (limits.sessions_per_address, 0),
@@ -124,6 +126,7 @@ def setup(app: web.Application, cfg: Settings) -> None:
         "new_account": (limits.accounts_per_address, 0),
         "login": (limits.logins_per_address, 0),  # and per account, by the handler (accounts_api.login)
         "report": (limits.posts_per_address, limits.posts_per_identity),  # "Reportar problema" (disputes_api)
+        "replay": (limits.replays_per_address, limits.replays_per_identity),  # a GET (replay_api)
     }
 
     async def limiter_ctx(app: web.Application) -> AsyncIterator[None]:
@@ -136,7 +139,7 @@ def setup(app: web.Application, cfg: Settings) -> None:
     async def rate_limit(request: web.Request, handler: Handler) -> web.StreamResponse:
         route = request.match_info.route.name or ""
         per_address, per_identity = per_route.get(route, (0, 0))
-        if request.method == "POST" and (per_address or per_identity):
+        if per_address or per_identity:
             identity = _identity(request) if per_identity else ""  # without one the handler refuses it
             await enforce(request, route, [("a", group(client_address(request, cfg.trusted_proxies)), per_address),
                                            ("i", identity, per_identity if identity else 0)])

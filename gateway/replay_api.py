@@ -96,4 +96,4 @@ async def get_replay(request: web.Request) -> web.Response:
 
 
 def setup(app: web.Application) -> None:
-    app.add_routes([web.get("/api/tables/{table_id}/replay", get_replay)])
+    app.add_routes([web.get("/api/tables/{table_id}/replay", get_replay, name="replay")])  # its rate limit's name

@@ -71,6 +71,8 @@ class RateLimits:
     accounts_per_address: int = 30  # registrations (a name taken tells that it exists: few tries)
     logins_per_address: int = 60
     logins_per_account: int = 10  # per name tried, known or not: password guessing
+    replays_per_address: int = 600  # a replay reads and folds a whole table's record: the costliest GET
+    replays_per_identity: int = 120
 
     @classmethod
     def from_env(cls) -> RateLimits:

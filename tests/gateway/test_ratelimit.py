@@ -1,4 +1,4 @@
-"""The HTTP API's POSTs are rate limited per address and per identity, the counters shared by every replica."""
+"""The HTTP API's POSTs and replays are rate limited per address and per identity, the counters shared by every replica."""
 
 from __future__ import annotations
 
@@ -58,3 +58,13 @@ async def test_without_the_bucket_requests_go_through_with_a_warning(
             answers = await _sessions(g, 3)
     assert [a[0] for a in answers] == [200] * 3
     assert any("rate limits not counted" in r.getMessage() for r in caplog.records)
+
+
+async def test_replays_are_limited_per_identity_the_costliest_read(nats_url: str, tmp_path: Path) -> None:
+    async with gateways(nats_url, tmp_path, rate_limits=RateLimits(replays_per_identity=2)) as g:
+        ana, bia = await g.client("Ana"), await g.client("Bia")
+        await one_window()
+        ana_answers = [await ana.get("/api/tables/nobody/replay") for _ in range(3)]
+        bia_status, _ = await bia.get("/api/tables/nobody/replay")
+    assert [s for s, _ in ana_answers] == [404, 404, 429] and bia_status == 404
+    assert ana_answers[2][1]["error"]["code"] == "too_many_requests"
