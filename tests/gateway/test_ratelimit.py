@@ -1,4 +1,4 @@
-"""The HTTP API's POSTs and replays are rate limited per address and per identity, the counters shared by every replica."""
+"""The HTTP API's POSTs and replays are rate limited per address and per identity, on counters every replica shares."""
 
 from __future__ import annotations
 
