@@ -191,7 +191,7 @@ class Feeds:
         None when too many were missed (the caller sends the whole state instead).
         """
         frames: list[dict[str, Any]] = []
-        async for t, stored in self.tables.history(table_id, until):
+        async for t, stored in self.tables.history(table_id, until, reaching=until):  # the feed holds until
             if stored.seq > since:
                 if len(frames) == REPLAYED:
                     return None

@@ -104,10 +104,12 @@ class Repository(Generic[A]):
             self.fold(a, stored.seq, ev)
         a.head = stored.digest
 
-    async def history(self, table_id: str, until: int | None = None) -> AsyncIterator[tuple[A, Stored]]:
-        """Every batch (up to ``until``), each with the table as it was right after it (one aggregate, moving on)."""
+    async def history(self, table_id: str, until: int | None = None,
+                      reaching: int = 0) -> AsyncIterator[tuple[A, Stored]]:
+        """Every batch (up to ``until``, at least to ``reaching``), each with the table as it was right after it
+        (one aggregate, moving on)."""
         a = self.new(table_id)
-        async for stored in self.catch_up(a, until):
+        async for stored in self.catch_up(a, until, reaching):
             yield a, stored
 
     async def before(self, table_id: str, seq: int, previous: int | None = None) -> A:
