@@ -102,7 +102,7 @@ class Feeds:
         async with feed.lock:
             await self._catch_up(feed)
             if feed.table.status == "none":  # or a follower answered that had not stored it yet: the leader says
-                await self._catch_up(feed, reaching=await self.tables.store.last_seq(table_id))
+                await self.tables.fast_forward_to_leader(feed.table)  # nobody watches it yet: nothing to hand out
         if feed.table.status == "none":
             raise UnknownTable(table_id)
 
