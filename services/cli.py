@@ -137,7 +137,7 @@ def _bench_bots(args: argparse.Namespace) -> int:
 
     try:
         print(run(args.ruleset, args.players, args.games, args.ms, args.seed, args.opponents, args.anchor,
-                  args.oracle, args.workers))
+                  args.oracle, args.workers, report=sys.stderr))
     except AnchorMissing as e:
         print(f"maumau bench bots: {e}", file=sys.stderr)
         return 2

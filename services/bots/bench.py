@@ -40,11 +40,11 @@ import multiprocessing
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TextIO
 
 from services.bots.knowledge import knowledge_from
 from services.bots.oracle import oracle
@@ -59,6 +59,7 @@ from services.rules.state import State
 MAX_STEPS = 20_000  # a round that long is counted as a loss (never seen)
 OPPONENTS = ("weak", "medium", "random")
 ANCHORS = ("ismcts",)
+PROGRESS_LINES = 20  # a long run says how far it is this many times
 BENCH_DIR = Path(__file__).resolve().parents[2] / "bench"  # the anchor's modules (not a package of the project)
 
 Decider = Callable[[State, Seat, random.Random, Reading], Action | None]
@@ -218,8 +219,11 @@ def _task(args: tuple[str, int, int, str, str, int, float]) -> Game:
 
 
 def run(ruleset: str, players: int, games: int, ms_per_move: float, seed: int, opponents: str = "medium",
-        anchor: str | None = None, with_oracle: bool = False, workers: int = 2) -> str:
-    """Play ``games`` deals for each side; one JSON line of results."""
+        anchor: str | None = None, with_oracle: bool = False, workers: int = 2, report: TextIO | None = None) -> str:
+    """Play ``games`` deals for each side; one JSON line of results.
+
+    ``report`` is told every twentieth of the games how far the run is (a full run takes hours).
+    """
     if opponents not in OPPONENTS:
         raise ValueError(f"opponents are one of {OPPONENTS}")
     sides = ["strong"] + ([anchor] if anchor else []) + (["medium", "oracle"] if with_oracle else [])
@@ -228,9 +232,9 @@ def run(ruleset: str, players: int, games: int, ms_per_move: float, seed: int, o
     tasks = [(ruleset, players, g, side, opponents, seed, ms_per_move) for g in range(games) for side in sides]
     if workers > 1:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
-            results = pool.map(_task, tasks, chunksize=max(1, len(sides)))
+            results = _reported(pool.imap(_task, tasks, chunksize=max(1, len(sides))), len(tasks), report)
     else:
-        results = [_task(t) for t in tasks]
+        results = _reported(map(_task, tasks), len(tasks), report)
     won = {side: [0] * games for side in sides}
     for r in results:
         won[r.side][r.deal] = int(r.won)
@@ -253,6 +257,18 @@ def run(ruleset: str, players: int, games: int, ms_per_move: float, seed: int, o
         margin = out["oracle_rate"] - baseline
         out["strong_position"] = round((out["strong_rate"] - baseline) / margin, 3) if margin else None
     return json.dumps(out)
+
+
+def _reported(games: Iterator[Game], total: int, report: TextIO | None) -> list[Game]:
+    """All of ``games``, with a line to ``report`` each time another twentieth of ``total`` has been played."""
+    start, done = time.monotonic(), []
+    for game in games:
+        done.append(game)
+        if report is not None and len(done) * PROGRESS_LINES // total > (len(done) - 1) * PROGRESS_LINES // total:
+            spent = time.monotonic() - start
+            print(f"maumau bench bots: {len(done)} of {total} games in {spent / 60:.1f} min, "
+                  f"about {spent * (total - len(done)) / len(done) / 60:.0f} min left", file=report, flush=True)
+    return done
 
 
 def _rate(key: str, won: list[int]) -> dict[str, Any]:

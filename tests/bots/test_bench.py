@@ -51,6 +51,15 @@ def test_the_oracle_flag_adds_the_medium_baseline_the_oracle_and_where_strong_st
     assert out["oracle_ms_used"] > 0.0
 
 
+def test_a_run_tells_on_stderr_how_far_it_is() -> None:
+    proc = bench("--ruleset", "classic52", "--players", "3", "--games", "3", "--ms", "1", "--opponents", "random",
+                 "--workers", "2")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stderr.splitlines()
+    assert [line.split(" games in ")[0] for line in lines] == [f"maumau bench bots: {n} of 3" for n in (1, 2, 3)]
+    assert lines[-1].endswith("about 0 min left")
+
+
 def test_an_unknown_kind_of_opponent_is_refused() -> None:
     proc = bench("--opponents", "strong", "--games", "1")
     assert proc.returncode == 2 and "--opponents" in proc.stderr
