@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import subprocess
@@ -9,7 +10,7 @@ import sys
 
 import pytest
 
-from services.bots.bench import paired, play_game, wilson
+from services.bots.bench import Game, _reported, paired, play_game, wilson
 from services.bots.oracle import oracle, true_values
 from services.rules.decider import deal, evolve
 from services.rules.engine import apply, check, legal_actions, new_match
@@ -58,6 +59,15 @@ def test_a_run_tells_on_stderr_how_far_it_is() -> None:
     lines = proc.stderr.splitlines()
     assert [line.split(" games in ")[0] for line in lines] == [f"maumau bench bots: {n} of 3" for n in (1, 2, 3)]
     assert lines[-1].endswith("about 0 min left")
+
+
+def test_a_long_run_tells_how_far_it_is_twenty_times_and_keeps_every_game_in_order() -> None:
+    games = [Game("strong", d, d % 2 == 0, 0.0, 0, 0) for d in range(50)]
+    report = io.StringIO()
+    assert _reported(iter(games), len(games), report) == games
+    lines = report.getvalue().splitlines()
+    assert len(lines) == 20
+    assert lines[-1].startswith("maumau bench bots: 50 of 50 games in ")
 
 
 def test_an_unknown_kind_of_opponent_is_refused() -> None:
