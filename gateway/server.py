@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 from collections.abc import AsyncIterator, Iterable
@@ -9,6 +10,8 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from aiohttp import web
+from nats.errors import Error as NatsError
+from nats.js import JetStreamContext
 from nats.js.kv import KeyValue
 
 from gateway import (
@@ -21,6 +24,7 @@ from gateway import (
     replay_api,
     request_spans,
 )
+from gateway.accounts_api import SESSIONS_KEY
 from gateway.addresses import client_address, group
 from gateway.feeds import Feeds, following
 from gateway.http_api import (
@@ -38,7 +42,8 @@ from gateway.http_api import (
 from gateway.identity import clean_name
 from gateway.openlist import OpenTables
 from gateway.quickmatch_api import QUICK_KEY
-from gateway.sessions import GUEST_COOKIE, session_of
+from gateway.revocation import SessionCheck, follow
+from gateway.sessions import COOKIE, GUEST_COOKIE, session_of
 from gateway.ws import Sockets, serve_socket
 from services.chat.store import ensure_stream as ensure_chat_stream
 from services.clock.presence import bucket as presence_bucket
@@ -57,6 +62,7 @@ TABLES_CACHED = 1_000  # tables the HTTP API looked at lately
 ORIGINS_KEY = web.AppKey("origins", frozenset[str])
 SOCKETS_KEY = web.AppKey("sockets", Sockets)
 OPEN_TABLES_KEY = web.AppKey("open_tables", OpenTables)  # the lobby's live list (gateway/openlist.py)
+REVOCATIONS_KEY = web.AppKey("revocations", JetStreamContext.PushSubscription)  # the watch of ended sessions
 PRESENCE_KEY = web.AppKey("presence", KeyValue)  # where sockets mark the seats they hold (gateway/presence.py)
 
 
@@ -126,14 +132,16 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     if not _origin_ok(request):
         raise web.HTTPForbidden(text="origin not allowed")
     session = session_of(request)  # an account's cookie, else a guest's token
+    check = None
     if session is not None:
         identity, name = session.identity, session.name
+        check = SessionCheck(request.app[SESSIONS_KEY], request.cookies.get(COOKIE, ""))
     else:  # a guest's cookie (browsers set no header on a WebSocket), or a tool's Authorization header
         identity = identity_or_401(bearer(request) or request.cookies.get(GUEST_COOKIE, ""))
         name = clean_name(request.query.get("name") or unquote(request.headers.get("X-Player-Name", "")), "Jogador")
     address = group(client_address(request, request.app[PROXIES_KEY]))
     return await serve_socket(request, identity, name, request.app[FEEDS_KEY],
-                              request.app[NATS_KEY], request.app[SOCKETS_KEY], address, session is not None,
+                              request.app[NATS_KEY], request.app[SOCKETS_KEY], address, check,
                               request.app[PRESENCE_KEY], request.app[OPEN_TABLES_KEY], request.app[QUICK_KEY])
 
 
@@ -191,6 +199,15 @@ def make_app(cfg: Settings, origins: frozenset[str]) -> web.Application:
         finally:
             await db.dispose()
 
+    async def revocations_ctx(app: web.Application) -> AsyncIterator[None]:
+        """Sockets of a session ended on any replica close here too (gateway/revocation.py)."""
+        app[REVOCATIONS_KEY] = subscription = await follow(app[NATS_KEY].jetstream(), app[SOCKETS_KEY].end_session)
+        try:
+            yield
+        finally:
+            with contextlib.suppress(NatsError):
+                await subscription.unsubscribe()
+
     async def close_sockets(app: web.Application) -> None:
         await app[SOCKETS_KEY].close_all()  # else shutdown waits on every open socket's handler
 
@@ -206,6 +223,7 @@ def make_app(cfg: Settings, origins: frozenset[str]) -> web.Application:
     app.on_shutdown.append(close_sockets)
     app.cleanup_ctx.extend([nats_ctx, db_ctx, health_port_ctx])
     accounts_api.setup(app, cfg, _origin_ok)  # its session middleware first: the rate limits count sessions
+    app.cleanup_ctx.append(revocations_ctx)  # after the sessions' bucket is opened
     ratelimit.setup(app, cfg)
     rankings_api.setup(app)
     disputes_api.setup(app, cfg.stream_replicas)  # docs/disputes.md

@@ -44,7 +44,8 @@ def new_id() -> str:
     return secrets.token_urlsafe(32)  # 256 random bits
 
 
-def _digest(session_id: str) -> str:
+def digest(session_id: str) -> str:
+    """What stands for a session id in the bucket's keys and in a replica's memory: never the id itself."""
     return hashlib.sha256(session_id.encode()).hexdigest()[:32]
 
 
@@ -64,24 +65,26 @@ class Sessions:
     async def start(self, session: Session) -> str:
         """A new session's id (given to the browser only)."""
         session_id = new_id()
-        await self._put(_digest(session_id), session)
+        await self._put(digest(session_id), session)
         return session_id
 
     async def get(self, session_id: str) -> Session | None:
         if not session_id or len(session_id) > 100:
             return None
-        return await self._get(_digest(session_id))
+        return await self._get(digest(session_id))
 
     async def end(self, session_id: str) -> None:
-        digest = _digest(session_id)
-        session = await self._get(digest)
+        key = digest(session_id)
+        session = await self._get(key)
         if session is not None:
-            await self._forget(session.account_id, digest)
+            await self._forget(session.account_id, key)
 
-    async def end_all(self, account_id: str) -> None:
-        """Sign the account out everywhere: every one of its sessions ends."""
-        for digest in await self._digests(account_id):
-            await self._forget(account_id, digest)
+    async def end_all(self, account_id: str) -> int:
+        """Sign the account out everywhere: every one of its sessions ends (how many, returned)."""
+        digests = await self._digests(account_id)
+        for key in digests:
+            await self._forget(account_id, key)
+        return len(digests)
 
     async def rename(self, account_id: str, name: str) -> None:
         """Give the account's sessions its new name (commands carry it; each entry's life starts again)."""

@@ -36,6 +36,8 @@ from gateway.openlist import OpenTables
 from gateway.presence import Marks
 from gateway.quickmatch_api import MAX_WAIT, QuickMatch, Refusal
 from gateway.redact import BatchFrames, events_frame, state_frame
+from gateway.revocation import CLOSE_CODE, GUARD_SECONDS, SessionCheck
+from gateway.sessions import digest
 from gateway.stakes import vouch
 from maumau.v1 import actions_pb2, chat_pb2, table_pb2
 from services.chat.client import post
@@ -71,6 +73,25 @@ class Sockets:
     by_identity: Counter[str] = field(default_factory=Counter)
     by_address: Counter[str] = field(default_factory=Counter)
     open: set[web.WebSocketResponse] = field(default_factory=set)
+    by_session: dict[str, set[Socket]] = field(default_factory=dict)  # an account's sockets, by session digest
+
+    def hold(self, sock: Socket) -> None:
+        """Count an account's socket under its session, to be closed when the session ends."""
+        if sock.session is not None:
+            self.by_session.setdefault(digest(sock.session.session_id), set()).add(sock)
+
+    def drop(self, sock: Socket) -> None:
+        if sock.session is not None:
+            held = digest(sock.session.session_id)
+            socks = self.by_session.get(held, set())
+            socks.discard(sock)
+            if not socks:
+                self.by_session.pop(held, None)
+
+    async def end_session(self, session_digest: str) -> None:
+        """The session is gone (gateway/revocation.py): its sockets here stop acting for it at once, and close."""
+        for sock in list(self.by_session.get(session_digest, ())):
+            sock.end_session()
 
     async def close_all(self) -> None:
         """Close every socket (a replica going away): the tabs reconnect, to another replica or to this one."""
@@ -95,6 +116,7 @@ class Sockets:
 
 
 Outgoing = tuple[str, dict[str, Any] | str]  # (type, the frame or its JSON text)
+SESSION_ENDED: Outgoing = ("session_ended", "")  # not a frame: the writer closes the socket with CLOSE_CODE
 
 
 class Outbox:
@@ -159,15 +181,43 @@ class Socket:
     marks: Marks | None = None  # where the socket's seats are marked present (None: nowhere)
     lobby: OpenTables | None = None  # the open tables' live lines, once the tab asks for them
     quick: QuickMatch | None = None  # "Jogar agora" over the socket
-    account: bool = False
+    session: SessionCheck | None = None  # an account's session (None: a guest's device token)
     matching: dict[str, asyncio.Task[None]] = field(default_factory=dict)  # tickets waiting, until matched
     tables: set[str] = field(default_factory=set)
     outbox: Outbox = field(default_factory=lambda: Outbox(QUEUE))
     allowance: float = RATE
     checked: float = field(default_factory=time.monotonic)
 
+    @property
+    def account(self) -> bool:
+        return self.session is not None
+
     def send(self, frame: dict[str, Any]) -> None:
         self._queue((frame.get("type", ""), frame))
+
+    def end_session(self) -> None:
+        """Its account session ended: nothing more is done for it, and after the frames it is owed the tab
+        is told why it closes."""
+        if self.session is not None:
+            self.session.ended = True
+        self._queue(SESSION_ENDED)
+
+    async def acting(self, fresh: bool) -> None:
+        """Raise ``FrameError("session_ended")`` unless the socket's session still stands (``handle`` then closes)."""
+        if self.session is not None and not await self.session.valid(fresh):
+            raise FrameError("session_ended", "your session ended; sign in again")
+
+    async def guard(self) -> None:
+        """Ask the bucket now and then: a session gone unseen (a missed purge, its TTL) closes the socket."""
+        while True:
+            await asyncio.sleep(GUARD_SECONDS)
+            try:
+                await self.acting(fresh=True)
+            except FrameError:
+                self.end_session()
+                return
+            except (NatsError, OSError, TimeoutError):
+                continue  # NATS away for now: asked again next time
 
     def _queue(self, item: tuple[str, dict[str, Any] | str]) -> None:
         if not self.outbox.put(item):
@@ -178,6 +228,9 @@ class Socket:
             for item in await self.outbox.take():
                 if item is None:
                     await self.ws.close(message=b"too slow")
+                    return
+                if item is SESSION_ENDED:
+                    await self.ws.close(code=CLOSE_CODE, message=b"session ended")
                     return
                 kind, frame = item
                 await self.ws.send_str(frame if isinstance(frame, str) else orjson.dumps(frame).decode())
@@ -240,6 +293,8 @@ class Socket:
         finally:
             known = kind in _SOCKET_FRAMES or kind in _TABLE_FRAMES or kind in _REQUEST_FRAMES
             FRAMES_IN.inc(kind if isinstance(kind, str) and known else "invalid")
+            if self.session is not None and self.session.ended:  # found so by this frame: its answer, then the close
+                self.end_session()
 
     def pong(self) -> None:
         self.send({"type": "pong"})
@@ -289,6 +344,7 @@ class Socket:
             raise FrameError("bad_frame", "a command frame has an id and a command object")
         command_id = f"{self.identity}:{cid}"
         try:
+            await self.acting(fresh="do" not in body)  # a move trusts a check of the last seconds
             if "chat" in body:
                 ack = await self._chat(table_id, command_id, body["chat"])
             else:
@@ -350,6 +406,7 @@ class Socket:
         if self.quick is None:
             raise FrameError("unavailable", "the quick match is not offered here")
         try:
+            await self.acting(fresh=True)
             if isinstance(cancel, str):
                 answer = await self.quick.cancel(cancel)
                 waiting = self.matching.pop(cancel, None)
@@ -361,8 +418,10 @@ class Socket:
                     ticket = answer["ticket"]
                     self.matching[ticket] = asyncio.create_task(self._until_matched(ticket))
             ack = {"ok": True, **answer}
-        except Refusal as e:
+        except (Refusal, FrameError) as e:
             ack = {"ok": False, "code": e.code, "message": str(e)}
+        except (NatsError, OSError, TimeoutError):
+            ack = {"ok": False, "code": "unavailable", "message": "the quick match did not answer; ask again"}
         self.send({"type": "ack", "id": cid, **ack})
 
     async def _until_matched(self, ticket: str) -> None:
@@ -436,7 +495,7 @@ _TABLE_FRAMES: dict[str, Callable[[Socket, str, dict[str, Any]], Awaitable[None]
 
 
 async def serve_socket(request: web.Request, identity: str, name: str, feeds: Feeds, nc: NATS,
-                       sockets: Sockets, address: str, account: bool,
+                       sockets: Sockets, address: str, session: SessionCheck | None,
                        presence: KeyValue | None = None, lobby: OpenTables | None = None,
                        quick: QuickMatch | None = None) -> web.WebSocketResponse:
     refused = sockets.admit(identity, address)
@@ -446,29 +505,39 @@ async def serve_socket(request: web.Request, identity: str, name: str, feeds: Fe
                                       content_type="application/json")
     async def seat(cmd: table_pb2.TableCommand, t: Table) -> None:
         try:
-            await vouch(cmd, account, address, t.salt, t.stake, request.app[DB_KEY], request.app[ZONE_KEY])
+            await vouch(cmd, session is not None, address, t.salt, t.stake, request.app[DB_KEY], request.app[ZONE_KEY])
         except (SQLAlchemyError, OSError):
             raise FrameError("unavailable", "your chips cannot be read right now; send it again") from None
 
     ws = web.WebSocketResponse(heartbeat=25, max_msg_size=64 * 1024)
+    sock = Socket(ws, identity, name, feeds, nc, sockets.limits.tables, seat,
+                  Marks(presence, uuid.uuid4().hex[:12]) if presence is not None else None, lobby, quick, session)
     try:
         await ws.prepare(request)
         sockets.open.add(ws)
+        sockets.hold(sock)
         metrics.WEBSOCKETS_OPENED.inc()
         with metrics.WEBSOCKETS_OPEN.track_inprogress():
-            await _serve(ws, Socket(ws, identity, name, feeds, nc, sockets.limits.tables, seat,
-                                    Marks(presence, uuid.uuid4().hex[:12]) if presence is not None else None, lobby,
-                                    quick, account))
+            await _serve(ws, sock)
     finally:
         sockets.open.discard(ws)
         sockets.release(identity, address)
+        sockets.drop(sock)
     return ws
 
 
 async def _serve(ws: web.WebSocketResponse, sock: Socket) -> None:
     writer = asyncio.create_task(sock.writer(), name=f"ws-writer-{uuid.uuid4().hex[:6]}")
     marking = asyncio.create_task(sock.marks.keep(sock.seats)) if sock.marks is not None else None
+    guarding = asyncio.create_task(sock.guard()) if sock.session is not None else None
     try:
+        # held only now: a session ended since the handshake read it was not seen by the watch
+        try:
+            await sock.acting(fresh=True)
+        except FrameError:
+            sock.end_session()
+        except (NatsError, OSError, TimeoutError):
+            pass  # NATS away for now: the guard asks again
         async for msg in ws:
             if msg.type == WSMsgType.TEXT:
                 await sock.handle(msg.data)
@@ -478,6 +547,8 @@ async def _serve(ws: web.WebSocketResponse, sock: Socket) -> None:
             elif msg.type == WSMsgType.ERROR:
                 break
     finally:
+        if guarding is not None:
+            await stop(guarding)
         if marking is not None and sock.marks is not None:
             await stop(marking)
             await sock.marks.clear()

@@ -220,15 +220,19 @@ def _bench_rankings(args: argparse.Namespace) -> int:
 def _staff(args: argparse.Namespace) -> int:
     import asyncio
 
+    from gateway.signout import sign_out_command
     from services.accounts.staff import staff_command
 
+    if args.action == "sign-out":
+        return asyncio.run(sign_out_command(_nats_url(args), args.name, sys.stdout))
     return asyncio.run(staff_command(_nats_url(args), args.name, args.action == "grant", sys.stdout))
 
 
 def _staff_commands(sub: Any) -> None:
-    """``maumau staff grant|revoke NAME`` (docs/disputes.md)."""
-    st = sub.add_parser("staff", help="grant or revoke an account's staff role (the disputes' desk, /staff)")
-    st.add_argument("action", choices=["grant", "revoke"])
+    """``maumau staff grant|revoke|sign-out NAME`` (docs/disputes.md, docs/accounts.md)."""
+    st = sub.add_parser("staff", help="grant or revoke an account's staff role (the disputes' desk, /staff), "
+                                      "or end every session of an account (sign-out)")
+    st.add_argument("action", choices=["grant", "revoke", "sign-out"])
     st.add_argument("name", help="the account's name (any spelling of it)")
     st.add_argument("--nats-url", default=None, help="the platform's NATS (default: NATS_URL)")
     st.set_defaults(func=_staff)
@@ -265,6 +269,15 @@ def _bench_matchmaking(args: argparse.Namespace) -> int:
     from gateway.matchbench import run as bench
 
     print(asyncio.run(bench(args.players, args.spread, args.seed, args.url)))
+    return 0
+
+
+def _bench_revocation(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from gateway.revocationbench import run as bench
+
+    print(asyncio.run(bench(args.sessions)))
     return 0
 
 
@@ -422,6 +435,10 @@ def parser() -> argparse.ArgumentParser:
     bmm.add_argument("--seed", type=int, default=1)
     bmm.add_argument("--url", default=None, help="drive a running gateway instead of starting a platform")
     bmm.set_defaults(func=_bench_matchmaking)
+    brv = bench_sub.add_parser("revocation", help="account sessions with open sockets on two gateways, ended one at "
+                                                  "a time: how soon each socket closes")
+    brv.add_argument("--sessions", type=int, default=100)
+    brv.set_defaults(func=_bench_revocation)
     _record_commands(sub)
     _staff_commands(sub)
     _streams_commands(sub)

@@ -226,7 +226,8 @@ def _nats(data_dir: Path, cluster: int) -> tuple[list[Child], str]:
 
 
 def _children(data_dir: Path, quiet: bool, projector: bool, reactors: bool = True,
-              only: Collection[str] | None = None, cluster: int = 1) -> tuple[list[Child], dict[str, str]]:
+              only: Collection[str] | None = None, cluster: int = 1,
+              gateways: int = 1) -> tuple[list[Child], dict[str, str]]:
     """The processes of the platform, and the addresses they will answer on."""
     children: list[Child] = []
     nats_url = os.environ.get("NATS_URL")
@@ -277,25 +278,33 @@ def _children(data_dir: Path, quiet: bool, projector: bool, reactors: bool = Tru
         children.append(Child("gateway", _maumau("gateway", "serve", "--port", str(gateway_port)),
                               lambda: http_ready(gateway_port), {**env, "MAUMAU_HEALTH_PORT": str(gateway_health)},
                               metrics_port=gateway_health))
+        for n in range(2, gateways + 1):  # more replicas, as behind a load balancer (their addresses listed)
+            port, health = free_port(), free_port()
+            addresses[f"gateway{n}_url"] = f"http://127.0.0.1:{port}"
+            children.append(Child(f"gw{n}", _maumau("gateway", "serve", "--port", str(port)),
+                                  partial(http_ready, port), {**env, "MAUMAU_HEALTH_PORT": str(health)},
+                                  metrics_port=health))
     return [c for c in children if only is None or c.name in only], addresses
 
 
 @contextlib.asynccontextmanager
 async def running_platform(data_dir: Path, quiet: bool = False, projector: bool = True,
                            only: Collection[str] | None = None, settings: dict[str, str] | None = None,
-                           cluster: int = 1) -> AsyncIterator[tuple[dict[str, str], list[Child]]]:
+                           cluster: int = 1, gateways: int = 1) -> AsyncIterator[tuple[dict[str, str], list[Child]]]:
     """Start the services (in order, each ready before the next), keep them running, stop them all afterwards.
 
     Without the projector (benchmarks of the table path) the reacting services stay off too;
     ``only`` names the children to start (tests); ``settings`` are more environment variables
     for every child; ``cluster`` > 1 starts that many NATS servers as one JetStream cluster
-    (``nats1``, ``nats2``, …) and asks for streams of min(3, ``cluster``) replicas. A child that
+    (``nats1``, ``nats2``, …) and asks for streams of min(3, ``cluster``) replicas; ``gateways`` > 1
+    starts more gateway replicas (``gw2``, … at ``gateway2_url``, …). A child that
     dies is started again (see ``Child.pid`` and ``Child.restarts``): killing one is how a chaos
     test uses the platform.
     """
     data_dir.mkdir(parents=True, exist_ok=True)
     ensure_key(signing_key(data_dir))
-    children, addresses = _children(data_dir, quiet, projector, reactors=projector, only=only, cluster=cluster)
+    children, addresses = _children(data_dir, quiet, projector, reactors=projector, only=only, cluster=cluster,
+                                    gateways=gateways)
     for child in children:
         child.env.update(settings or {})
     out = sys.stderr if quiet else sys.stdout  # a benchmark's standard output is its one JSON line

@@ -212,6 +212,7 @@ const ACK_TIMEOUT = 20000;
 const RESUBSCRIBE_AFTER = 2000; // ms
 const PING_EVERY = 15000;
 const SILENCE_LIMIT = 45000; // three pings unanswered: the connection is dead though the browser has not noticed
+export const SESSION_ENDED = 4001; // the gateway's close code: this account session ended (gateway/revocation.py)
 
 /** Whether a socket that last heard anything at `lastHeard` (ms) is to be given up at `now`. */
 export function isSilent(lastHeard, now, limit = SILENCE_LIMIT) {
@@ -220,7 +221,8 @@ export function isSilent(lastHeard, now, limit = SILENCE_LIMIT) {
 
 /**
  * The tab's one WebSocket. Emits: 'status' ('connecting' | 'open' | 'reconnecting'),
- * 'state', 'events', 'chat', 'error', 'welcome' (the frames, as received).
+ * 'state', 'events', 'chat', 'error', 'welcome' (the frames, as received), and 'session_ended'
+ * (the account session is over: the socket stays closed until it is started again).
  */
 export class Connection extends EventTarget {
   constructor() {
@@ -319,11 +321,13 @@ export class Connection extends EventTarget {
       try { frame = JSON.parse(msg.data); } catch { return; }
       this._onFrame(frame);
     };
-    ws.onclose = () => {
+    ws.onclose = (ev) => {
       if (ws.stopped || this.ws !== ws) return;
       clearInterval(this.pingTimer);
       this.ws = null;
-      this._retry();
+      // signed out elsewhere, or a new password: the page must learn who it is now, not reconnect as before
+      if (ev.code === SESSION_ENDED) this._emit('session_ended');
+      else this._retry();
     };
     ws.onerror = () => { /* onclose follows */ };
   }

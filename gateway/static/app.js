@@ -198,6 +198,10 @@ function boot() {
   onLangChange(() => { renderTools(); renderBanner(); screen?.render(); });
   conn.addEventListener('status', renderBanner);
   conn.addEventListener('status', askWhoWhenStuck);
+  conn.addEventListener('session_ended', () => {
+    api.me().catch(() => null)
+      .then((s) => ctx.accountChanged(s?.account ? '' : errorText('no_account')));
+  });
   conn.addEventListener('error', (e) => {
     const f = e.detail;
     if (f.code === 'unknown_table' || f.code === 'too_fast') return; // the screens handle these

@@ -457,6 +457,7 @@ export const en = {
   'err.already_registered': 'That account already exists',
   'err.bad_credentials': 'Wrong name or password',
   'err.no_account': 'Your session ended: sign in again',
+  'err.session_ended': 'Your session ended: sign in again',
   'err.bad_origin': "Refused: the request did not come from Mau-Mau's own pages. Open the site at its address and try again",
   'err.too_many_requests_wait': v => `Too many tries in a row: wait ${v.s} s and try again`,
   'err.unknown': v => `Something went wrong (${v.code})`,

@@ -467,6 +467,7 @@ export const pt = {
   'err.already_registered': 'Essa conta já existe',
   'err.bad_credentials': 'Nome ou senha errados',
   'err.no_account': 'Sua sessão terminou: entre na conta de novo',
+  'err.session_ended': 'Sua sessão terminou: entre na conta de novo',
   'err.bad_origin': 'Pedido recusado por não vir das páginas do Mau-Mau: abra o site pelo endereço dele e tente de novo',
   'err.too_many_requests_wait': v => `Muitas tentativas seguidas: espere ${v.s} s e tente de novo`,
   'err.unknown': v => `Algo deu errado (${v.code})`,
