@@ -2,6 +2,8 @@
 
 import { plural } from './plural.js';
 
+const CALLS = { mau: '“Mau”', maumau: '“Mau-Mau”', last: '“Last card”' }; // a missed call, as the penalty names it
+
 export const en = {
   'app.title': 'Mau-Mau Online',
   'app.tagline': 'The best place to play Mau-Mau with friends',
@@ -354,9 +356,17 @@ export const en = {
   'log.pass_you': 'You passed.',
   'log.drew': v => `${v.name} drew ${v.n} ${plural(v.n, 'card', 'cards')}.`,
   'log.drew_you': v => `You drew ${v.n} ${plural(v.n, 'card', 'cards')}${v.cards ? ': ' + v.cards : ''}.`,
+  'log.turn_passed': ' It did not fit: the turn passed.',
+  'log.turn_ends': ' The turn passed.',
   'log.drew_none': v => `${v.name} could not draw: the stock is empty.`,
-  'log.penalty': v => `${v.name} drew ${v.n} penalty ${plural(v.n, 'card', 'cards')}.`,
-  'log.penalty_you': v => `You drew ${v.n} penalty ${plural(v.n, 'card', 'cards')}${v.cards ? ': ' + v.cards : ''}.`,
+  'log.penalty_call': v => `${v.name} forgot to say ${CALLS[v.call]}: +${v.n} penalty ${plural(v.n, 'card', 'cards')}.`,
+  'log.penalty_call_you': v => `You forgot to say ${CALLS[v.call]}: +${v.n} penalty ${plural(v.n, 'card', 'cards')}${v.cards ? ': ' + v.cards : ''}.`,
+  'log.penalty_denounced': v => `${v.name} did not call in time: +${v.n} penalty ${plural(v.n, 'card', 'cards')}.`,
+  'log.penalty_denounced_you': v => `You did not call in time: +${v.n} penalty ${plural(v.n, 'card', 'cards')}${v.cards ? ': ' + v.cards : ''}.`,
+  'log.penalty_bluff': v => `${v.name} was caught bluffing the +4: +${v.n} ${plural(v.n, 'card', 'cards')}.`,
+  'log.penalty_bluff_you': v => `You were caught bluffing the +4: +${v.n} ${plural(v.n, 'card', 'cards')}${v.cards ? ': ' + v.cards : ''}.`,
+  'log.penalty_wrong_challenge': v => `${v.name} shouted liar for nothing: +${v.n} ${plural(v.n, 'card', 'cards')}.`,
+  'log.penalty_wrong_challenge_you': v => `You shouted liar for nothing: +${v.n} ${plural(v.n, 'card', 'cards')}${v.cards ? ': ' + v.cards : ''}.`,
   'log.challenge': v => `${v.name} challenged ${v.target}: a missed call!`,
   'log.liar': v => `${v.name} shouted LIAR!`,
   'log.reshuffled': 'The pile was shuffled into a new stock.',

@@ -3,6 +3,8 @@
 
 import { plural } from './plural.js';
 
+const CALLS = { mau: '“Mau”', maumau: '“Mau-Mau”', last: '“Última”' }; // a missed call, as the penalty names it
+
 export const pt = {
   'app.title': 'Mau-Mau Online',
   'app.tagline': 'O melhor lugar para jogar Mau-Mau com os amigos',
@@ -362,9 +364,17 @@ export const pt = {
   'log.pass_you': 'Você passou a vez.',
   'log.drew': v => `${v.name} comprou ${v.n} ${plural(v.n, 'carta', 'cartas')}.`,
   'log.drew_you': v => `Você comprou ${v.n} ${plural(v.n, 'carta', 'cartas')}${v.cards ? ': ' + v.cards : ''}.`,
+  'log.turn_passed': ' Não serviu: a vez passou.',
+  'log.turn_ends': ' A vez passou.',
   'log.drew_none': v => `${v.name} não conseguiu comprar: o monte acabou.`,
-  'log.penalty': v => `${v.name} comprou ${v.n} ${plural(v.n, 'carta', 'cartas')} de castigo.`,
-  'log.penalty_you': v => `Você comprou ${v.n} ${plural(v.n, 'carta', 'cartas')} de castigo${v.cards ? ': ' + v.cards : ''}.`,
+  'log.penalty_call': v => `${v.name} esqueceu de dizer ${CALLS[v.call]}: +${v.n} ${plural(v.n, 'carta', 'cartas')} de castigo.`,
+  'log.penalty_call_you': v => `Você esqueceu de dizer ${CALLS[v.call]}: +${v.n} ${plural(v.n, 'carta', 'cartas')} de castigo${v.cards ? ': ' + v.cards : ''}.`,
+  'log.penalty_denounced': v => `${v.name} não avisou a tempo: +${v.n} ${plural(v.n, 'carta', 'cartas')} de castigo.`,
+  'log.penalty_denounced_you': v => `Você não avisou a tempo: +${v.n} ${plural(v.n, 'carta', 'cartas')} de castigo${v.cards ? ': ' + v.cards : ''}.`,
+  'log.penalty_bluff': v => `${v.name} foi pego no blefe do +4: +${v.n} ${plural(v.n, 'carta', 'cartas')}.`,
+  'log.penalty_bluff_you': v => `Você foi pego no blefe do +4: +${v.n} ${plural(v.n, 'carta', 'cartas')}${v.cards ? ': ' + v.cards : ''}.`,
+  'log.penalty_wrong_challenge': v => `${v.name} gritou mentira sem razão: +${v.n} ${plural(v.n, 'carta', 'cartas')}.`,
+  'log.penalty_wrong_challenge_you': v => `Você gritou mentira sem razão: +${v.n} ${plural(v.n, 'carta', 'cartas')}${v.cards ? ': ' + v.cards : ''}.`,
   'log.challenge': v => `${v.name} denunciou ${v.target}: esqueceu de avisar!`,
   'log.liar': v => `${v.name} gritou MENTIRA!`,
   'log.reshuffled': 'A pilha foi embaralhada e virou o novo monte.',

@@ -4,15 +4,26 @@
 
 import { cardShort, listNames, suitText, t } from '../i18n.js';
 
-/** How a call is said at this table: "última" (colors108), "Mau-Mau" (candeias), else the word given. */
+/** The call of this table's rulesets where it has one word: "última" (colors108), "Mau-Mau" (candeias). */
+const CALL = { colors108: 'last', candeias: 'maumau' };
+
+/** How a call is said at this table: its ruleset's one word, else the word given. */
 function announceKey(ruleset, announce) {
-  if (ruleset === 'colors108') return 'log.announce.last';
-  if (ruleset === 'candeias') return 'log.announce.maumau';
-  return `log.announce.${announce}`;
+  return `log.announce.${CALL[ruleset] ?? announce}`;
 }
 
-/** One stored event as log entries: [{segs: [{k, v}], cls}] (formatted at render, in the current language). */
-export function describeEvent(ev, { me, names, ruleset, view }) {
+/** Why a seat drew, other than by drawing: a missed call (its own or denounced), a W+4 challenge's cost. */
+function penaltyKey(a, seat) {
+  if (a.do === 'challenge_wild') return seat === a.seat ? 'log.penalty_wrong_challenge' : 'log.penalty_bluff';
+  if (a.do === 'challenge') return 'log.penalty_denounced';
+  return 'log.penalty_call';
+}
+
+/**
+ * One stored event as log entries: [{segs: [{k, v}], cls}] (formatted at render, in the current language).
+ * `passed`: the event ended its batch and the turn is another seat's now (a draw that nothing may follow).
+ */
+export function describeEvent(ev, { me, names, ruleset, view, passed = false }) {
   const who = (seat) => (seat === me ? { you: true, name: '' } : { you: false, name: names[seat] ?? `#${seat + 1}` });
   const out = [];
   const line = (segs, cls = '') => out.push({ segs, cls });
@@ -57,9 +68,12 @@ export function describeEvent(ev, { me, names, ruleset, view }) {
         const y = q.you ? '_you' : '';
         const v = { name: q.name, n: d.count, cards: q.you && d.cards && d.cards.length ? d.cards : null };
         if (a.do === 'draw' && d.seat === a.seat) {
-          line([{ k: d.count ? `log.drew${y}` : 'log.drew_none', v: { ...v, name: q.you ? null : q.name, nameYou: q.you } }], q.you ? 'me' : '');
-        } else if (d.seat === a.seat || (a.do === 'challenge' && d.seat === a.target)) {
-          line([{ k: `log.penalty${y}`, v }], 'warn');
+          const segs = [{ k: d.count ? `log.drew${y}` : 'log.drew_none', v: { ...v, name: q.you ? null : q.name, nameYou: q.you } }];
+          // the engine moved on: a card drawn that nothing may follow, or a pending draw taken (which ends the turn)
+          if (passed) segs.push({ k: d.count === 1 ? 'log.turn_passed' : 'log.turn_ends' });
+          line(segs, q.you ? 'me' : '');
+        } else if (d.seat === a.seat || (a.do === 'challenge' && d.seat === a.target) || a.do === 'challenge_wild') {
+          line([{ k: `${penaltyKey(a, d.seat)}${y}`, v: { ...v, call: CALL[ruleset] ?? 'mau' } }], 'warn');
         } else {
           line([{ k: `log.drew${y}`, v }], q.you ? 'me' : '');
         }

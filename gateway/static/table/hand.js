@@ -1,4 +1,5 @@
-// This viewer's hand: the cards that may be played stand out; arrows move along it.
+// This viewer's hand, in full colour: the cards that may be played stand out (and, on the player's own
+// turn, the others step back); arrows move along it.
 
 import { cardSVG } from '../cards.js';
 import { h } from '../dom.js';
@@ -25,15 +26,23 @@ function moveFocus(container, e) {
   all[next].focus();
 }
 
+/** A card's look: lifted when it may be played now; dimmed only on one's own turn, when the choice is the player's. */
+export function handCardClass({ picked, ok, myTurn }) {
+  if (picked) return 'hand-card picked';
+  if (ok) return 'hand-card playable';
+  return myTurn ? 'hand-card dimmed' : 'hand-card';
+}
+
 export function renderHand(p) {
   const seen = {};
   const ace = p.st.companion?.card;
+  const myTurn = p.st.view.turn === p.me && !p.st.view.round_over;
   const cards = (p.st.view.hand || []).map((name) => {
     seen[name] = (seen[name] || 0) + 1;
     const picked = name === ace && seen[name] === 1; // the Ace waiting for its companion
     const ok = playable(p, name);
     return h('button', {
-      class: `hand-card${picked ? ' picked' : ok ? ' playable' : ' dimmed'}`, type: 'button', testid: `card-${name}`,
+      class: handCardClass({ picked, ok, myTurn }), type: 'button', testid: `card-${name}`,
       'data-card': name, 'data-focus': `card-${name}-${seen[name]}`, 'aria-disabled': ok || picked ? 'false' : 'true',
       'aria-pressed': picked ? 'true' : null,
       'aria-label': cardLabel(name),

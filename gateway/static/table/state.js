@@ -58,7 +58,8 @@ function picture(before, frame, events, now) {
     // someone who left keeps their name in the line saying so
     const names = namesNow.map((n, i) => n ?? namesBefore[i]);
     if (ev.type === 'PlayerLeft') names[ev.seat] = namesBefore[ev.seat];
-    log.push(...describeEvent(ev, { me, names, ruleset: st.info.ruleset, view: st.view }));
+    const passed = ev === events[events.length - 1] && st.view?.turn !== ev.action?.seat;
+    log.push(...describeEvent(ev, { me, names, ruleset: st.info.ruleset, view: st.view, passed }));
     if (ev.type === 'RoundDealt') st = { ...st, reviewHidden: false, announce: false, seed: '' };
     if (ev.type === 'RoundEnded') st = { ...st, seed: ev.seed || '' };
   }

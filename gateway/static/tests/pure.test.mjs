@@ -7,6 +7,7 @@ import { backSVG, cardPoints, cardSVG, DESIGN_IDS, parseCard } from '../cards.js
 import { cardLabel, cardShort, errorText, listNames, pick, STRINGS, suitText, t, timeAgo } from '../i18n.js';
 import { parseTableLink } from '../lobby.js';
 import { describeEvent, formatEntry } from '../table/eventlog.js';
+import { handCardClass } from '../table/hand.js';
 import { companionsOf, groupLegal, isClockwise, pickAnnounce } from '../table/legal.js';
 import { seatOrder } from '../table/seats.js';
 import { STEPS } from '../tutorial.js';
@@ -145,11 +146,26 @@ test('events become log lines', () => {
   assert.deepEqual(fmt({ type: 'ActionTaken', action: { seat: 1, do: 'play', card: 'JC', choose: 'S', announce: 'mau' }, draws: [], reshuffles: 0 }),
     ['Carmen jogou J♣ e pediu ♠ espadas — "Mau!"']);
   assert.deepEqual(fmt({ type: 'ActionTaken', action: { seat: 2, do: 'play', card: '9C' }, draws: [{ seat: 2, count: 2 }], reshuffles: 0 }),
-    ['Tito jogou 9♣', 'Tito comprou 2 cartas de castigo.']);
+    ['Tito jogou 9♣', 'Tito esqueceu de dizer “Mau”: +2 cartas de castigo.']);
+  assert.deepEqual(fmt({ type: 'ActionTaken', action: { seat: 0, do: 'play', card: '9C' }, draws: [{ seat: 0, count: 2, cards: ['7H', 'AS'] }], reshuffles: 0 }),
+    ['Você jogou 9♣', 'Você esqueceu de dizer “Mau”: +2 cartas de castigo: 7♥, A♠.']);
+  assert.deepEqual(fmt({ type: 'ActionTaken', action: { seat: 1, do: 'challenge', target: 0 }, draws: [{ seat: 0, count: 2, cards: ['7H', 'AS'] }], reshuffles: 0 }),
+    ['Carmen denunciou você: esqueceu de avisar!', 'Você não avisou a tempo: +2 cartas de castigo: 7♥, A♠.']);
   assert.deepEqual(fmt({ type: 'RoundEnded', winner: 1, round_points: [0, 30, 0], scores: [0, 30, 0], match_over: false, match_winners: [] },
     0, { revealed_hands: [['7H'], ['8C'], ['9D']] }), ['A MESA TRAVOU — Carmen vence a rodada.']);
   assert.deepEqual(fmt({ type: 'RoundEnded', winner: 0, round_points: [30, 0, 0], scores: [230, 0, 0], match_over: true, match_winners: [0] },
     0, { revealed_hands: [[], ['8C'], ['9D']] }), ['Você bateu e venceu a rodada!', 'Você venceu a partida!']);
+});
+
+test('a penalty says its cause in the words of its ruleset', () => {
+  const names = ['Ana', 'Bia'];
+  const fmt = (ruleset, ev) => describeEvent(ev, { me: 0, names, ruleset, view: null }).map(formatEntry);
+  const missed = { type: 'ActionTaken', action: { seat: 1, do: 'play', card: '5H' }, draws: [{ seat: 1, count: 2 }], reshuffles: 0 };
+  assert.equal(fmt('candeias', missed)[1], 'Bia esqueceu de dizer “Mau-Mau”: +2 cartas de castigo.');
+  assert.equal(fmt('colors108', missed)[1], 'Bia esqueceu de dizer “Última”: +2 cartas de castigo.');
+  const wild = (seat) => ({ type: 'ActionTaken', action: { seat: 0, do: 'challenge_wild' }, draws: [{ seat, count: seat === 0 ? 6 : 4 }], reshuffles: 0 });
+  assert.equal(fmt('colors108', wild(1))[1], 'Bia foi pego no blefe do +4: +4 cartas.');
+  assert.equal(fmt('colors108', wild(0))[1], 'Você gritou mentira sem razão: +6 cartas.');
 });
 
 test('the tutorial has 9 steps per ruleset, each in both languages', () => {
@@ -169,4 +185,20 @@ test('a socket silent for three pings is given up, not before', () => {
   assert.equal(isSilent(0, 45000), false);
   assert.equal(isSilent(0, 45001), true);
   assert.equal(isSilent(1000, 20000), false);
+});
+
+test('the hand keeps its colour while others play; on its own turn what cannot be played steps back', () => {
+  assert.equal(handCardClass({ picked: false, ok: false, myTurn: false }), 'hand-card');
+  assert.equal(handCardClass({ picked: false, ok: false, myTurn: true }), 'hand-card dimmed');
+  assert.equal(handCardClass({ picked: false, ok: true, myTurn: false }), 'hand-card playable'); // a quick play, out of turn
+  assert.equal(handCardClass({ picked: true, ok: false, myTurn: true }), 'hand-card picked');
+});
+
+test('a draw that the turn does not survive says so', () => {
+  const names = ['Ana', 'Bia'];
+  const fmt = (ev, passed) => describeEvent(ev, { me: 0, names, ruleset: 'classic32', view: null, passed }).map(formatEntry);
+  const drew = (count) => ({ type: 'ActionTaken', action: { seat: 0, do: 'draw' }, draws: [{ seat: 0, count, cards: count === 1 ? ['9S'] : ['9S', '8C'] }], reshuffles: 0 });
+  assert.deepEqual(fmt(drew(1), true), ['Você comprou 1 carta: 9♠. Não serviu: a vez passou.']);
+  assert.deepEqual(fmt(drew(1), false), ['Você comprou 1 carta: 9♠.']); // it fits: the choice is the player's
+  assert.deepEqual(fmt(drew(2), true), ['Você comprou 2 cartas: 9♠, 8♣. A vez passou.']); // a 7's draw taken
 });
