@@ -92,7 +92,8 @@ function renderTools() {
     },
   }, DESIGN_IDS.map((id) => h('option', { value: id, selected: id === ctx.design }, t(`deck.${id}`))));
   mount(tools,
-    h('label', { class: 'deck-picker' }, h('span', { class: 'deck-icon', 'aria-hidden': 'true', html: backSVG(ctx.design) }), select),
+    h('label', { class: 'deck-picker' }, h('span', { class: 'deck-icon', 'aria-hidden': 'true', html: backSVG(ctx.design) }),
+      h('span', { class: 'deck-picker-label', 'aria-hidden': 'true' }, t('deck.label')), select),
     h('a', { class: 'btn btn-small btn-ghost learn-link', href: learnHref('index', getLang()), testid: 'learn-link',
       title: t('learn.label') }, t('learn.link')),
     h('button', {

@@ -10,8 +10,8 @@ export const pt = {
   'app.tagline': 'O melhor lugar para jogar Mau-Mau com os amigos',
   'lang.toggle': 'EN',
   'lang.toggle.label': 'Switch to English',
-  'deck.label': 'Desenho do baralho',
-  'deck.classic': 'Clássico',
+  'deck.label': 'Baralho',
+  'deck.classic': 'Tradicional', // not "Clássico": the rulesets Clássico 32/52 sit beside it
   'deck.fourcolor': 'Quatro cores',
   'deck.night': 'Noite',
   'deck.tropical': 'Tropical',
