@@ -91,8 +91,11 @@ LIMITER_KEY = web.AppKey("rate_limiter", Limiter)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
-async def enforce(request: web.Request, route: str, counters: list[tuple[str, str, int]]) -> None:
-    """Count the request against each (kind, subject, limit) of this minute; 429 when one is spent (0: no limit)."""
+async def enforce(request: web.Request, route: str, counters: list[tuple[str, str, int]]) -> list[str]:
+    """Count the request against each (kind, subject, limit) of this minute; 429 when one is spent (0: no limit).
+
+    Returns the keys counted, for a request that is then taken back (``Limiter.count(key, -1)``).
+    """
     now = time.time()
     window = int(now // WINDOW)
     keys = [(subject_key(route, kind, subject, window), limit) for kind, subject, limit in counters if limit]
@@ -100,6 +103,12 @@ async def enforce(request: web.Request, route: str, counters: list[tuple[str, st
         retry = max(1, math.ceil((window + 1) * WINDOW - now))
         raise json_error(429, "too_many_requests", f"too many requests; try again in {retry} s",
                          headers={"Retry-After": str(retry)})
+    return [key for key, _ in keys]
+
+
+def minute_key(route: str, kind: str, subject: str) -> str:
+    """The key of ``subject``'s counter in this minute's window."""
+    return subject_key(route, kind, subject, int(time.time() // WINDOW))
 
 
 def _identity(request: web.Request) -> str:

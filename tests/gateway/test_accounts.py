@@ -145,8 +145,8 @@ async def test_an_unknown_name_and_a_wrong_password_get_the_same_answer_in_the_s
     assert statistics.median(t for *_, t in unknown) > 0.5 * statistics.median(t for *_, t in wrong)
 
 
-async def test_logins_are_limited_per_name_across_replicas(nats_url: str, tmp_path: Path) -> None:
-    async with platform(nats_url, tmp_path, replicas=2, rate_limits=RateLimits(logins_per_account=3)) as g:
+async def test_failed_logins_are_limited_per_name_and_address_across_replicas(nats_url: str, tmp_path: Path) -> None:
+    async with platform(nats_url, tmp_path, replicas=2, rate_limits=RateLimits(logins_per_name_and_address=3)) as g:
         await register(g, "Gabi")
         await one_window()
         tries = [await call(g, "POST", "/api/login", {"name": "gabi", "password": "guess"}, replica=i % 2)
@@ -154,6 +154,24 @@ async def test_logins_are_limited_per_name_across_replicas(nats_url: str, tmp_pa
         other = await call(g, "POST", "/api/login", {"name": "Outro", "password": "guess"}, replica=1)
     assert [t[0] for t in tries] == [401, 401, 401, 429] and other[0] == 401
     assert 1 <= int(tries[3][2].headers["Retry-After"]) <= 60
+
+
+def from_address(address: str) -> dict[str, str]:
+    """The headers of a request the gateway's trusted proxy got from ``address``."""
+    return {"X-Forwarded-For": address}
+
+
+async def test_guessing_from_one_address_does_not_lock_the_owner_out_from_another(
+        nats_url: str, tmp_path: Path) -> None:
+    async with platform(nats_url, tmp_path, trusted_proxies=1) as g:
+        await register(g, "Lia")
+        await one_window()
+        guesses = [await call(g, "POST", "/api/login", {"name": "Lia", "password": f"palpite {i}"},
+                              **from_address("203.0.113.66")) for i in range(12)]
+        owner = await call(g, "POST", "/api/login", {"name": "Lia", "password": PASSWORD},
+                           **from_address("198.51.100.7"))
+    assert [t[0] for t in guesses] == [401] * 10 + [429] * 2
+    assert owner[0] == 200 and owner[1]["name"] == "Lia"
 
 
 async def test_logins_are_limited_per_address(nats_url: str, tmp_path: Path) -> None:
