@@ -71,6 +71,12 @@ async def test_the_cookie_is_secure_behind_an_https_public_url(nats_url: str, tm
     assert answer[0] == 201 and "Secure" in answer[2].headers["Set-Cookie"]
 
 
+async def test_a_password_easy_to_guess_is_refused_with_a_code_the_page_words(nats_url: str, tmp_path: Path) -> None:
+    async with platform(nats_url, tmp_path) as g:
+        status, body, _ = await call(g, "POST", "/api/accounts", {"name": "Zoë", "password": "12345678"})
+    assert status == 400 and body["error"]["code"] == "weak_password"
+
+
 @pytest.mark.parametrize("spelling", ["ZOE", "zoe", "Zoé"])
 async def test_a_name_taken_in_another_spelling_is_refused(nats_url: str, tmp_path: Path, spelling: str) -> None:
     async with platform(nats_url, tmp_path) as g:
