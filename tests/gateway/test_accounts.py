@@ -180,6 +180,15 @@ async def test_guessing_from_one_address_does_not_lock_the_owner_out_from_anothe
     assert owner[0] == 200 and owner[1]["name"] == "Lia"
 
 
+async def test_a_right_password_is_not_counted_as_a_failed_try(nats_url: str, tmp_path: Path) -> None:
+    async with platform(nats_url, tmp_path, rate_limits=RateLimits(logins_per_name_and_address=2)) as g:
+        await register(g, "Mila")
+        await one_window()
+        tries = [await call(g, "POST", "/api/login", {"name": "Mila", "password": password})
+                 for password in (PASSWORD, PASSWORD, PASSWORD, "palpite", "palpite", "palpite")]
+    assert [t[0] for t in tries] == [200, 200, 200, 401, 401, 429]
+
+
 async def test_logins_are_limited_per_address(nats_url: str, tmp_path: Path) -> None:
     async with platform(nats_url, tmp_path, rate_limits=RateLimits(logins_per_address=2)) as g:
         await one_window()
