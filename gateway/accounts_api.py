@@ -6,7 +6,8 @@ the public URL is https), what it stands for kept in a key-value bucket every re
 WebSocket's requests; a state-changing request it authenticates, or one that signs in, from an
 origin other than the gateway's own is refused: the cookie travels by itself, a Bearer token
 does not. Signing in answers the same, in the same time, for an unknown name and a wrong
-password, and is rate-limited per address and per name tried. Passwords and session ids reach
+password, and is throttled per address and per name tried without locking the owner out
+(``gateway.signins``). Passwords and session ids reach
 no log line, span or event: they are only ever in the requests to the accounts service and in
 the ``Set-Cookie`` header.
 """
@@ -21,8 +22,9 @@ from aiohttp import web
 from nats.errors import Error as NatsError
 
 from gateway.http_api import NATS_KEY, bearer, caller, identity_or_401, json_body, json_error
-from gateway.ratelimit import Handler, enforce
+from gateway.ratelimit import Handler
 from gateway.sessions import COOKIE, GUEST_COOKIE, SESSION, Session, Sessions, session_of
+from gateway.signins import SIGNIN_LIMITS_KEY, SignInLimits, attempt
 from maumau.v1 import accounts_pb2
 from services.accounts.client import send
 from services.accounts.names import name_key
@@ -32,7 +34,6 @@ from services.runtime.settings import SESSION_SECONDS, Settings
 SESSIONS_KEY = web.AppKey("sessions", Sessions)
 ACCOUNTS_KEY = web.AppKey("accounts", AccountStore)
 SECURE_KEY = web.AppKey("secure_cookie", bool)
-PER_ACCOUNT_KEY = web.AppKey("logins_per_account", int)
 ORIGIN_OK_KEY: web.AppKey[Callable[[web.Request], bool]] = web.AppKey("origin_ok")
 SAFE = ("GET", "HEAD", "OPTIONS")
 GUEST_COOKIE_SECONDS = 365 * 24 * 3600  # as long as the device keeps its token
@@ -125,12 +126,12 @@ async def login(request: web.Request) -> web.Response:
     _same_origin(request)
     body = await json_body(request)
     name, password = _text(body, "name"), _text(body, "password")
-    await enforce(request, "login", [("n", name_key(name), request.app[PER_ACCOUNT_KEY])])
-    try:
-        account_id = await request.app[ACCOUNTS_KEY].holder(name_key(name)) or _nobody(name)
-    except UNREACHABLE:
-        raise json_error(503, "unavailable", "the accounts cannot be read right now; try again") from None
-    account = await _ask(request, account_id, authenticate=accounts_pb2.Authenticate(password=password))
+    async with attempt(request, name):
+        try:
+            account_id = await request.app[ACCOUNTS_KEY].holder(name_key(name)) or _nobody(name)
+        except UNREACHABLE:
+            raise json_error(503, "unavailable", "the accounts cannot be read right now; try again") from None
+        account = await _ask(request, account_id, authenticate=accounts_pb2.Authenticate(password=password))
     return await _signed_in(request, account)
 
 
@@ -203,7 +204,7 @@ def routes() -> list[web.RouteDef]:
 def setup(app: web.Application, cfg: Settings, origin_ok: Callable[[web.Request], bool]) -> None:
     """The session middleware and the accounts' routes (before the rate limits: they count a session's identity)."""
     app[SECURE_KEY] = any(url.lower().startswith("https:") for url in cfg.public_urls)
-    app[PER_ACCOUNT_KEY] = cfg.rate_limits.logins_per_account
+    app[SIGNIN_LIMITS_KEY] = SignInLimits.of(cfg)
     app[ORIGIN_OK_KEY] = origin_ok
 
     async def sessions_ctx(app: web.Application) -> AsyncIterator[None]:

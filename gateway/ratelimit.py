@@ -1,11 +1,15 @@
 """Rate limits on the HTTP API's POSTs and its costliest GET (a table's replay), counted in a JetStream
-key-value bucket every replica shares.
+stream every replica shares.
 
-A counter is one key per (route, address or identity, minute): fixed one-minute windows,
-incremented with compare-and-set, the bucket's TTL dropping the old ones. Keys hold a
-truncated SHA-256 of the address or identity, never the text: addresses are the players'
-own, and keys are NATS subjects, which the server may log. (A hash without a secret can
-still be tested against every IPv4 address; it keeps the subjects from reading in clear.)
+A counter is one subject per (route, address or identity, minute): fixed one-minute windows.
+The stream is a JetStream counter stream (ADR-49): each request adds 1 with a ``Nats-Incr``
+header, and the server answers the new total, so concurrent requests, from one replica or
+many, get distinct totals and exactly the first ``limit`` of a window are let through (a
+compare-and-set would make a burst retry, and refuse what loses too many rounds). The
+stream keeps one message per subject, dropped a window after it was last counted.
+Subjects hold a truncated SHA-256 of the address or identity, never the text: addresses are
+the players' own, and the server may log subjects. (A hash without a secret can still be
+tested against every IPv4 address; it keeps the subjects from reading in clear.)
 
 >>> subject_key("join", "a", "203.0.113.9", 29000000)
 'join.a.d861b7e91033ebc1.29000000'
@@ -15,18 +19,17 @@ True
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import logging
 import math
-import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 from aiohttp import web
 from nats.errors import Error as NatsError
-from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError
-from nats.js.kv import KeyValue
+from nats.js import JetStreamContext
+from nats.js.api import StreamConfig
+from nats.js.errors import BadRequestError
 
 from gateway.addresses import client_address, group
 from gateway.http_api import NATS_KEY, bearer, json_error
@@ -35,11 +38,11 @@ from gateway.sessions import session_of
 from services.runtime.settings import RateLimits, Settings
 
 log = logging.getLogger("maumau.gateway.ratelimit")
-BUCKET = "maumau_rate_limits"
+STREAM = "RATE_LIMITS"
+SUBJECTS = "ratelimit.>"
 WINDOW = 60.0
-ATTEMPTS = 64  # compare-and-set rounds lost to other requests before giving up on one (a burst from one
-# address, many players behind one NAT, loses one round per request ahead of it)
 TIMEOUT = 1.0  # a limit is not worth holding a request longer
+UNANSWERED = (NatsError, OSError, TimeoutError)
 
 
 def subject_key(route: str, kind: str, subject: str, window: int) -> str:
@@ -47,42 +50,40 @@ def subject_key(route: str, kind: str, subject: str, window: int) -> str:
 
 
 class Limiter:
-    def __init__(self, kv: KeyValue) -> None:
-        self.kv = kv
+    def __init__(self, js: JetStreamContext) -> None:
+        self.js = js
         self.warned_at = -math.inf
 
-    async def spend(self, key: str, limit: int) -> bool:
-        """Count one request against ``key``; False (and nothing counted) when its limit is spent."""
-        for _ in range(ATTEMPTS):
-            try:
-                entry = await self.kv.get(key)
-            except KeyNotFoundError:
-                try:
-                    await self.kv.create(key, b"1")
-                    return True
-                except KeyWrongLastSequenceError:
-                    continue  # another request created it first
-            count = int(entry.value or b"0")
-            if count >= limit:
-                return False
-            try:
-                await self.kv.update(key, str(count + 1).encode(), last=entry.revision)
-                return True
-            except KeyWrongLastSequenceError:
-                await asyncio.sleep(random.random() * 0.002)  # the racers spread out instead of colliding again
-        return False  # a counter this contended is being hammered
+    @classmethod
+    async def open_stream(cls, js: JetStreamContext, replicas: int) -> Limiter:
+        config = StreamConfig(name=STREAM, subjects=[SUBJECTS], allow_msg_counter=True, max_msgs_per_subject=1,
+                              max_age=WINDOW, num_replicas=replicas, allow_direct=True)
+        try:
+            await js.add_stream(config)
+        except BadRequestError:
+            await js.update_stream(config)
+        return cls(js)
+
+    async def count(self, key: str, by: int = 1) -> int:
+        """Add ``by`` to ``key``'s counter (less than 0 takes back); its new total, every request's its own."""
+        ack = await self.js.publish(f"ratelimit.{key}", b"", headers={"Nats-Incr": str(by)})  # and no
+        # Nats-Expected-Stream: the server refuses a counter increment that carries one
+        return int(ack.val or 0)
+
+    def warn(self, e: Exception) -> None:
+        """Log, at most once a window, that the counters did not answer (the requests went through)."""
+        if time.monotonic() - self.warned_at > WINDOW:
+            self.warned_at = time.monotonic()
+            log.warning("rate limits not counted, the counters' stream did not answer: %s", type(e).__name__)
 
     async def allowed(self, counters: list[tuple[str, int]]) -> bool:
-        """Count one request against each (key, limit); False when one is spent."""
+        """Count one request against each (key, limit); False when one is spent (the totals past it count too)."""
         try:
             for key, limit in counters:
-                if not await self.spend(key, limit):
+                if await self.count(key) > limit:
                     return False
-        except (NatsError, OSError, TimeoutError) as e:
-            # Fail open: without the bucket nobody is limited, but the platform stays playable.
-            if time.monotonic() - self.warned_at > WINDOW:
-                self.warned_at = time.monotonic()
-                log.warning("rate limits not counted, the key-value bucket did not answer: %s", type(e).__name__)
+        except UNANSWERED as e:
+            self.warn(e)  # fail open: without the counters nobody is limited, but the platform stays playable
         return True
 
 
@@ -90,8 +91,11 @@ LIMITER_KEY = web.AppKey("rate_limiter", Limiter)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
-async def enforce(request: web.Request, route: str, counters: list[tuple[str, str, int]]) -> None:
-    """Count the request against each (kind, subject, limit) of this minute; 429 when one is spent (0: no limit)."""
+async def enforce(request: web.Request, route: str, counters: list[tuple[str, str, int]]) -> list[str]:
+    """Count the request against each (kind, subject, limit) of this minute; 429 when one is spent (0: no limit).
+
+    Returns the keys counted, for a request that is then taken back (``Limiter.count(key, -1)``).
+    """
     now = time.time()
     window = int(now // WINDOW)
     keys = [(subject_key(route, kind, subject, window), limit) for kind, subject, limit in counters if limit]
@@ -99,6 +103,12 @@ async def enforce(request: web.Request, route: str, counters: list[tuple[str, st
         retry = max(1, math.ceil((window + 1) * WINDOW - now))
         raise json_error(429, "too_many_requests", f"too many requests; try again in {retry} s",
                          headers={"Retry-After": str(retry)})
+    return [key for key, _ in keys]
+
+
+def minute_key(route: str, kind: str, subject: str) -> str:
+    """The key of ``subject``'s counter in this minute's window."""
+    return subject_key(route, kind, subject, int(time.time() // WINDOW))
 
 
 def _identity(request: web.Request) -> str:
@@ -130,9 +140,7 @@ def setup(app: web.Application, cfg: Settings) -> None:
     }
 
     async def limiter_ctx(app: web.Application) -> AsyncIterator[None]:
-        js = app[NATS_KEY].jetstream(timeout=TIMEOUT)
-        app[LIMITER_KEY] = Limiter(await js.create_key_value(bucket=BUCKET, ttl=WINDOW,
-                                                             replicas=cfg.stream_replicas))
+        app[LIMITER_KEY] = await Limiter.open_stream(app[NATS_KEY].jetstream(timeout=TIMEOUT), cfg.stream_replicas)
         yield
 
     @web.middleware

@@ -1,11 +1,13 @@
 // The account forms' pure part: what is checked before asking the gateway (the same lengths as
 // services/accounts: a name 2 to 24 characters as shown, a password 8 to 256) and which words
-// answer each refusal. No DOM: unit-tested in node.
+// answer each refusal. How strong a password is only the accounts service estimates (zxcvbn:
+// docs/accounts.md); its refusals are worded here. No DOM: unit-tested in node.
 
 import { errorText, t } from './i18n.js';
 
 const NAME_CHARS = { min: 2, max: 24 };
 const PASSWORD_CHARS = { min: 8, max: 256 };
+const PASSWORD_REFUSALS = ['bad_password', 'weak_password', 'password_has_name', 'password_control_characters'];
 
 /** A name as the gateway shows it: control characters dropped, runs of spaces made one, trimmed. */
 export function shownName(name) {
@@ -32,7 +34,7 @@ export function checkAccountForm(mode, { name, password }) {
 /** Which field a refusal is about (the one to focus), or '' for the form as a whole. */
 export function refusalField(code) {
   if (code === 'bad_name' || code === 'name_taken') return 'name';
-  if (code === 'bad_password') return 'password';
+  if (PASSWORD_REFUSALS.includes(code)) return 'password';
   return '';
 }
 

@@ -4,8 +4,8 @@ Each request folds the account from its stream (a handful of batches: nothing is
 so every replica answers from the truth), decides with the pure domain and stores the
 events with the expected last sequence of the account's subject. Names (and converted
 guests) are claimed in the claims bucket before the events are stored and released after
-(``store``). Argon2 runs in a worker thread; a password is never logged, put in a span
-attribute or stored but as its hash.
+(``store``). A new password's check (its strength estimated) and Argon2 run in a worker
+thread; a password is never logged, put in a span attribute or stored but as its hash.
 """
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ class AccountsService(CommandService[accounts_pb2.AccountCommand, accounts_pb2.A
 
     async def _register(self, cmd: accounts_pb2.AccountCommand, a: Account) -> None:
         r = cmd.register
-        hashed = await self._argon2(passwords.hash_password, passwords.check(r.password))
+        hashed = await self._argon2(passwords.checked_hash, r.password, r.name)
         events = domain.register(a, r.name, hashed, r.guest, now=self.clock())
         if r.guest and not await self.store.claim(guest_key(r.guest), a.account_id):
             raise Refused("guest_taken", "this guest has become an account already")
@@ -104,7 +104,7 @@ class AccountsService(CommandService[accounts_pb2.AccountCommand, accounts_pb2.A
     async def _change_password(self, cmd: accounts_pb2.AccountCommand, a: Account) -> None:
         c = cmd.change_password
         right = await self._argon2(passwords.verify, domain.existing(a).password_hash, c.old_password)
-        hashed = await self._argon2(passwords.hash_password, passwords.check(c.new_password))
+        hashed = await self._argon2(passwords.checked_hash, c.new_password, a.name)
         await self._store(cmd, a, domain.change_password(a, right, hashed, now=self.clock()))
 
     async def _set_staff(self, cmd: accounts_pb2.AccountCommand, a: Account) -> None:

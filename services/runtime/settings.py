@@ -70,7 +70,8 @@ class RateLimits:
     posts_per_identity: int = 300
     accounts_per_address: int = 30  # registrations (a name taken tells that it exists: few tries)
     logins_per_address: int = 60
-    logins_per_account: int = 10  # per name tried, known or not: password guessing
+    logins_per_name_and_address: int = 10  # failed, from one address to one name (known or not): then 429
+    logins_per_account: int = 10  # failed, to one name from every address: then each try waits (gateway/signins.py)
     replays_per_address: int = 600  # a replay reads and folds a whole table's record: the costliest GET
     replays_per_identity: int = 120
 

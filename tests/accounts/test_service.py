@@ -72,6 +72,30 @@ async def test_passwords_authenticate_and_change_with_the_old_one(nats_url: str)
     assert code(short) == "bad_password"
 
 
+WEAK = [("password", "weak_password"), ("12345678", "weak_password"), (" " * 8, "weak_password"),
+        ("qwertyuiop", "weak_password"), ("segredo\x00muito forte", "password_control_characters"),
+        ("segredo\tmuito forte", "password_control_characters"), ("Ana Maria", "password_has_name"),
+        ("anamaria, tudo certo?", "password_has_name")]
+
+
+@pytest.mark.parametrize(("password", "reason"), WEAK)
+async def test_an_account_with_a_weak_password_is_refused_with_the_reason(
+        nats_url: str, password: str, reason: str) -> None:
+    async with accounts_service(nats_url) as s:
+        reply = await s.ask("weak1", register=accounts_pb2.Register(name="Ana Maria", password=password))
+    assert code(reply) == reason
+
+
+@pytest.mark.parametrize(("password", "reason"), WEAK)
+async def test_a_weak_new_password_is_refused_with_the_reason(nats_url: str, password: str, reason: str) -> None:
+    async with accounts_service(nats_url) as s:
+        aid = await s.register("Ana Maria", PASSWORD)
+        reply = await s.ask(aid, change_password=accounts_pb2.ChangePassword(old_password=PASSWORD,
+                                                                             new_password=password))
+        still = await s.ask(aid, authenticate=accounts_pb2.Authenticate(password=PASSWORD))
+    assert code(reply) == reason and code(still) == "account"
+
+
 async def test_bad_names_and_avatars_are_refused(nats_url: str) -> None:
     async with accounts_service(nats_url) as s:
         aid = await s.register("Eva")

@@ -19,7 +19,7 @@ from tests.e2e.ui import Player
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 PASSWORD = "baralho-de-32"
-REFUSED = (r"status of 40[139]",)  # the forms' refusals: bad credentials, a taken name, too short
+REFUSED = (r"status of 40[0139]",)  # the forms' refusals: bad credentials, a taken name, a weak password
 
 
 async def fill_account(player: Player, name: str, password: str) -> None:
@@ -42,6 +42,11 @@ async def test_a_guest_keeps_its_seat_in_an_account_and_finds_it_on_another_devi
     await rita.page.locator("#account-password").fill("curta")
     await rita.by("account-submit").click()  # checked before asking the gateway
     await expect(rita.by("account-error")).to_have_text("A senha precisa ter de 8 a 256 caracteres")
+    await expect(rita.page.locator("#account-password")).to_be_focused()
+    await rita.page.locator("#account-password").fill("12345678")
+    await rita.by("account-submit").click()  # how easy it is to guess, only the accounts service tells
+    await expect(rita.by("account-error")).to_have_text(
+        "Senha fácil de adivinhar: junte três ou quatro palavras que não costumam andar juntas")
     await expect(rita.page.locator("#account-password")).to_be_focused()
     await rita.page.locator("#account-password").fill(PASSWORD)
     await rita.by("account-submit").click()

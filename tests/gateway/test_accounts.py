@@ -71,6 +71,12 @@ async def test_the_cookie_is_secure_behind_an_https_public_url(nats_url: str, tm
     assert answer[0] == 201 and "Secure" in answer[2].headers["Set-Cookie"]
 
 
+async def test_a_password_easy_to_guess_is_refused_with_a_code_the_page_words(nats_url: str, tmp_path: Path) -> None:
+    async with platform(nats_url, tmp_path) as g:
+        status, body, _ = await call(g, "POST", "/api/accounts", {"name": "Zoë", "password": "12345678"})
+    assert status == 400 and body["error"]["code"] == "weak_password"
+
+
 @pytest.mark.parametrize("spelling", ["ZOE", "zoe", "Zoé"])
 async def test_a_name_taken_in_another_spelling_is_refused(nats_url: str, tmp_path: Path, spelling: str) -> None:
     async with platform(nats_url, tmp_path) as g:
@@ -145,8 +151,8 @@ async def test_an_unknown_name_and_a_wrong_password_get_the_same_answer_in_the_s
     assert statistics.median(t for *_, t in unknown) > 0.5 * statistics.median(t for *_, t in wrong)
 
 
-async def test_logins_are_limited_per_name_across_replicas(nats_url: str, tmp_path: Path) -> None:
-    async with platform(nats_url, tmp_path, replicas=2, rate_limits=RateLimits(logins_per_account=3)) as g:
+async def test_failed_logins_are_limited_per_name_and_address_across_replicas(nats_url: str, tmp_path: Path) -> None:
+    async with platform(nats_url, tmp_path, replicas=2, rate_limits=RateLimits(logins_per_name_and_address=3)) as g:
         await register(g, "Gabi")
         await one_window()
         tries = [await call(g, "POST", "/api/login", {"name": "gabi", "password": "guess"}, replica=i % 2)
@@ -154,6 +160,33 @@ async def test_logins_are_limited_per_name_across_replicas(nats_url: str, tmp_pa
         other = await call(g, "POST", "/api/login", {"name": "Outro", "password": "guess"}, replica=1)
     assert [t[0] for t in tries] == [401, 401, 401, 429] and other[0] == 401
     assert 1 <= int(tries[3][2].headers["Retry-After"]) <= 60
+
+
+def from_address(address: str) -> dict[str, str]:
+    """The headers of a request the gateway's trusted proxy got from ``address``."""
+    return {"X-Forwarded-For": address}
+
+
+async def test_guessing_from_one_address_does_not_lock_the_owner_out_from_another(
+        nats_url: str, tmp_path: Path) -> None:
+    async with platform(nats_url, tmp_path, trusted_proxies=1) as g:
+        await register(g, "Lia")
+        await one_window()
+        guesses = [await call(g, "POST", "/api/login", {"name": "Lia", "password": f"palpite {i}"},
+                              **from_address("203.0.113.66")) for i in range(12)]
+        owner = await call(g, "POST", "/api/login", {"name": "Lia", "password": PASSWORD},
+                           **from_address("198.51.100.7"))
+    assert [t[0] for t in guesses] == [401] * 10 + [429] * 2
+    assert owner[0] == 200 and owner[1]["name"] == "Lia"
+
+
+async def test_a_right_password_is_not_counted_as_a_failed_try(nats_url: str, tmp_path: Path) -> None:
+    async with platform(nats_url, tmp_path, rate_limits=RateLimits(logins_per_name_and_address=2)) as g:
+        await register(g, "Mila")
+        await one_window()
+        tries = [await call(g, "POST", "/api/login", {"name": "Mila", "password": password})
+                 for password in (PASSWORD, PASSWORD, PASSWORD, "palpite", "palpite", "palpite")]
+    assert [t[0] for t in tries] == [200, 200, 200, 401, 401, 429]
 
 
 async def test_logins_are_limited_per_address(nats_url: str, tmp_path: Path) -> None:

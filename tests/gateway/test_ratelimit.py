@@ -9,7 +9,7 @@ from pathlib import Path
 import nats
 import pytest
 
-from gateway.ratelimit import BUCKET
+from gateway.ratelimit import STREAM
 from services.runtime.settings import RateLimits
 from tests.gateway.harness import Gateways, gateways, one_window
 
@@ -31,6 +31,21 @@ async def test_a_burst_over_the_limit_is_refused_with_retry_after(nats_url: str,
                for _, retry, body in refused)
 
 
+async def test_a_burst_under_the_limit_is_counted_not_refused(nats_url: str, tmp_path: Path) -> None:
+    async with gateways(nats_url, tmp_path, rate_limits=RateLimits(sessions_per_address=600)) as g:
+        await one_window()
+        answers = await _sessions(g, 200)
+    assert [a[0] for a in answers] == [200] * 200
+
+
+async def test_a_burst_over_the_limit_on_two_replicas_is_refused_exactly_past_it(nats_url: str, tmp_path: Path) -> None:
+    async with gateways(nats_url, tmp_path, replicas=2, rate_limits=RateLimits(sessions_per_address=150)) as g:
+        await one_window()
+        first, second = await asyncio.gather(_sessions(g, 100, replica=0), _sessions(g, 100, replica=1))
+    statuses = [a[0] for a in first + second]
+    assert statuses.count(200) == 150 and statuses.count(429) == 50
+
+
 async def test_a_second_replica_counts_on_the_same_counter(nats_url: str, tmp_path: Path) -> None:
     async with gateways(nats_url, tmp_path, replicas=2, rate_limits=RateLimits(sessions_per_address=4)) as g:
         await one_window()
@@ -48,11 +63,11 @@ async def test_another_identity_is_not_held_by_the_first_ones_limit(nats_url: st
     assert [s for s, _ in ana_answers] == [201, 201, 429] and bia_status == 201
 
 
-async def test_without_the_bucket_requests_go_through_with_a_warning(
+async def test_without_the_counters_requests_go_through_with_a_warning(
         nats_url: str, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     async with gateways(nats_url, tmp_path, rate_limits=RateLimits(sessions_per_address=1)) as g:
         nc = await nats.connect(nats_url)
-        await nc.jetstream().delete_key_value(BUCKET)
+        await nc.jetstream().delete_stream(STREAM)
         await nc.close()
         with caplog.at_level(logging.WARNING, logger="maumau.gateway.ratelimit"):
             answers = await _sessions(g, 3)

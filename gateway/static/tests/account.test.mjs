@@ -12,7 +12,7 @@ test('a name as the gateway shows it', () => {
 });
 
 test('creating an account checks the lengths the accounts service takes', () => {
-  const ok = { name: 'Ana', password: '12345678' };
+  const ok = { name: 'Ana', password: 'baralho-de-32' };
   assert.equal(checkAccountForm('register', ok), null);
   assert.deepEqual(checkAccountForm('register', { ...ok, name: ' ' }), { field: 'name', key: 'account.name_empty' });
   assert.deepEqual(checkAccountForm('register', { ...ok, name: 'A' }), { field: 'name', key: 'err.bad_name' });
@@ -31,7 +31,8 @@ test('signing in only needs both fields filled', () => {
 });
 
 test('every refusal of the accounts endpoints has its own words, in both languages', () => {
-  for (const code of ['bad_name', 'bad_password', 'bad_avatar', 'name_taken', 'guest_taken', 'already_registered',
+  for (const code of ['bad_name', 'bad_password', 'weak_password', 'password_has_name', 'password_control_characters',
+    'bad_avatar', 'name_taken', 'guest_taken', 'already_registered',
     'bad_credentials', 'no_account', 'no_session', 'bad_origin', 'too_many_requests', 'unavailable', 'network', 'bad_request']) {
     for (const lang of ['pt-BR', 'en']) {
       assert.doesNotMatch(errorText(code, lang), /Algo deu errado|Something went wrong/, `${code} ${lang}`);
@@ -51,6 +52,8 @@ test('too many tries say how long to wait when the gateway tells', () => {
 test('a refusal points at the field it is about', () => {
   assert.equal(refusalField('name_taken'), 'name');
   assert.equal(refusalField('bad_name'), 'name');
-  assert.equal(refusalField('bad_password'), 'password');
+  for (const code of ['bad_password', 'weak_password', 'password_has_name', 'password_control_characters']) {
+    assert.equal(refusalField(code), 'password', code);
+  }
   assert.equal(refusalField('bad_credentials'), ''); // never tells which of the two was wrong
 });
