@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from gateway.identity import address_hash
 from maumau.v1 import table_pb2
+from services.rankings import reservations
 from services.rankings.queries import chips
 
 
@@ -32,3 +33,4 @@ async def vouch(cmd: table_pb2.TableCommand, account: bool, address: str, salt: 
     if stake and account:
         async with db.connect() as conn:
             cmd.actor_chips = await chips(conn, cmd.actor, datetime.now(UTC), tz)
+            cmd.actor_reserved = await reservations.elsewhere(conn, cmd.actor, cmd.table_id)

@@ -314,7 +314,7 @@ class Socket:
                 json_format.ParseDict(body[names[0]], sub)
                 sub.SetInParent()
                 feed = self.feeds.feeds.get(table_id)
-                if names[0] == "join" and feed is not None:
+                if names[0] in ("join", "rematch") and feed is not None:  # a rematch stakes again
                     await self.seat(cmd, feed.table)
         except json_format.ParseError as e:
             raise FrameError("bad_command", f"malformed command: {e}") from None

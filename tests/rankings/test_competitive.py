@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from maumau.v1 import table_pb2
 from services.rankings import queries
+from services.rankings.fairplay import MIN_MOVES
 from services.rankings.outcome import OPENING_CHIPS
 from services.rankings.periods import Period, zone
 from services.rankings.projection import seats_played
@@ -34,14 +35,18 @@ async def _code(p: Platform, tid: str, who: str, **command: Any) -> str:
     return reply.refusal.code if reply.WhichOneof("result") == "refusal" else "done"
 
 
-async def _competitive(p: Platform, ana: str, bia: str, same_address: bool = False) -> str:
-    """Ana and Bia at a competitive classic52 table, the match started."""
+async def _competitive(p: Platform, ana: str, bia: str, same_address: bool = False, moves: int = MIN_MOVES,
+                       stake: int = STAKE) -> str:
+    """Ana and Bia at a competitive classic52 table, the match started and ``moves`` made (enough, by
+    default, for a give-up to settle it: docs/rankings.md)."""
     tid = uuid.uuid4().hex[:12]
-    created = await p.send(tid, ana, create=table_pb2.CreateTable(ruleset="classic52", seats=2, stake=STAKE),
+    created = await p.send(tid, ana, create=table_pb2.CreateTable(ruleset="classic52", seats=2, stake=stake),
                            name="Ana", **_seat("addr-1"))
     await p.send(tid, bia, join=table_pb2.JoinTable(invitation=created.done.invitation), name="Bia",
                  **_seat("addr-1" if same_address else "addr-2"))
     await p.send(tid, ana, start=table_pb2.StartMatch())
+    for _ in range(moves):
+        await p.play_one(tid)
     return tid
 
 

@@ -508,6 +508,7 @@ export const en = {
   'stake.join': v => `Competitive table: a seat costs ${v.chips} (accounts only).`,
   'stake.refused.account_needed': 'Competitive tables are for accounts only. Create an account (or sign in) to sit.',
   'stake.refused.not_enough_chips': v => `You do not have enough chips for this table: the stake is ${v.chips}. Tomorrow anyone below 1,000 chips is back at 1,000.`,
+  'stake.refused.chips_reserved': v => `Your chips are held by your seat at another competitive table: what is left does not cover the stake of ${v.chips}. Leave that table (or wait for its match to start) to sit here.`,
   'stake.no_bots': 'Competitive table: people only, no bots.',
   'stake.match_none': 'This match was played for no chips nor XP (two seats came from the same internet address).',
   'stake.match_pot': v => `⚔ The pot of ${v.pot} goes to ${v.names}.`,
@@ -540,6 +541,7 @@ export const en = {
   'profile.chips_change': v => `${v.s} ${v.n === 1 ? 'chip' : 'chips'}`,
   'err.account_needed': 'Competitive tables are for accounts only',
   'err.not_enough_chips': 'You do not have enough chips for this table’s stake',
+  'err.chips_reserved': 'Your chips are held by your seat at another competitive table',
   'err.no_bots': 'Competitive tables are for people only: no bots',
   'err.no_penalty': 'This vote is not open to you',
   // disputes (docs/disputes.md): "Report a problem", "My reports", the staff's desk

@@ -519,6 +519,7 @@ export const pt = {
   'stake.join': v => `Mesa competitiva: sentar custa ${v.chips} (só para contas).`,
   'stake.refused.account_needed': 'Mesas competitivas são só para quem tem conta. Crie uma conta (ou entre na sua) para sentar.',
   'stake.refused.not_enough_chips': v => `Você não tem fichas suficientes para esta mesa: a aposta é de ${v.chips}. Amanhã quem estiver abaixo de 1.000 fichas volta a 1.000.`,
+  'stake.refused.chips_reserved': v => `Suas fichas já estão reservadas em outra mesa competitiva: o que sobra não cobre a aposta de ${v.chips}. Saia daquela mesa (ou espere a partida dela começar) para sentar aqui.`,
   'stake.no_bots': 'Mesa competitiva: só pessoas, sem robôs.',
   'stake.match_none': 'Esta partida não valeu fichas nem XP (dois lugares vieram do mesmo endereço de internet).',
   'stake.match_pot': v => `⚔ O pote de ${v.pot} vai para ${v.names}.`,
@@ -551,6 +552,7 @@ export const pt = {
   'profile.chips_change': v => `${v.s} ${v.n === 1 ? 'ficha' : 'fichas'}`,
   'err.account_needed': 'Mesas competitivas são só para quem tem conta',
   'err.not_enough_chips': 'Você não tem fichas suficientes para a aposta desta mesa',
+  'err.chips_reserved': 'Suas fichas já estão reservadas em outra mesa competitiva',
   'err.no_bots': 'Mesas competitivas são só para pessoas: sem robôs',
   'err.no_penalty': 'Essa votação não está aberta para você',
   // disputes (docs/disputes.md): "Reportar problema", "Meus relatos", the staff's desk
