@@ -446,7 +446,8 @@ async def serve_socket(request: web.Request, identity: str, name: str, feeds: Fe
                                       content_type="application/json")
     async def seat(cmd: table_pb2.TableCommand, t: Table) -> None:
         try:
-            await vouch(cmd, account, address, t.salt, t.stake, request.app[DB_KEY], request.app[ZONE_KEY])
+            await vouch(cmd, account, address, t.salt, t.stake, request.app[DB_KEY], request.app[ZONE_KEY],
+                        nc.jetstream())
         except (SQLAlchemyError, OSError):
             raise FrameError("unavailable", "your chips cannot be read right now; send it again") from None
 

@@ -1,12 +1,15 @@
 """The same chips are not staked twice (docs/rankings.md): a seat in a competitive lobby holds its stake
 until the match starts, the seat is left or the table ends, and the gateway's vouch counts what the
-account's other seats hold. Through the real table service, the projector and ``gateway/stakes.py``;
-and, over random joins, leaves, starts, moves, give-ups and expiries, no balance is ever below zero."""
+account's other seats hold, once the projection has caught up. Through the real table service, the
+projector running and ``gateway/stakes.py``; and, over random joins, leaves, starts, moves, give-ups
+and expiries, no balance is ever below zero."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import uuid
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -17,12 +20,13 @@ from hypothesis import strategies as st
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from gateway.stakes import vouch
+from gateway.stakes import caught_up, vouch
 from maumau.v1 import table_pb2
 from services.rankings import queries
 from services.rankings.projection import chip_balances
 from services.rules.wire import option_to_pb
 from services.runtime.settings import EXPIRY_SECONDS
+from services.runtime.timeouts import stop
 from services.table.projections import engine, migrate
 from services.table.projector import Projector
 from tests.rankings.test_competitive import TZ
@@ -30,18 +34,18 @@ from tests.table.harness import Platform, platform
 from tests.table.test_projections import database  # noqa: F401  (the fixture: SQLite, and PostgreSQL when given)
 
 HOUSE = "g-house"  # creates the tables and watches them: every seat is taken by a join
+DEPLOYED_LINGER = 0.25  # the projector's wait for a fuller batch, as deployed (Projector.run)
+SHORT_LINGER = 0.01  # in the property, which waits for the projection at every step
 
 
 @dataclass
 class Tables:
-    """Competitive tables of two seats, created by the house, and the projector kept up with them."""
+    """Competitive tables of two seats, created by the house, while the projector runs."""
 
     p: Platform
     db: AsyncEngine
-    projector: Projector
     ids: list[str] = field(default_factory=list)
     stakes: dict[str, int] = field(default_factory=dict)
-    projected: int = 0  # the stream sequence projected so far
 
     async def new(self, stake: int, one_round: bool = False) -> str:
         tid = uuid.uuid4().hex[:12]
@@ -56,26 +60,32 @@ class Tables:
     async def seat(self, tid: str, who: str, **command: Any) -> str:
         """``who`` (an account) sends a seating command, vouched for by the gateway's code."""
         cmd = table_pb2.TableCommand(command_id=uuid.uuid4().hex, table_id=tid, actor=who, actor_name=who, **command)
-        await vouch(cmd, True, f"addr-{who}", "salt", self.stakes[tid], self.db, TZ)
+        await vouch(cmd, True, f"addr-{who}", "salt", self.stakes[tid], self.db, TZ, self.p.client.jetstream())
         return _code(await self.p.send(tid, who, **_fields(cmd)))
 
     async def join(self, tid: str, who: str) -> str:
         return await self.seat(tid, who, join=table_pb2.JoinTable(invitation=(await self.p.table(tid)).invitation))
 
-    async def project(self) -> None:
-        """Project what the tables stored since the last time, in stream order, as the projector does."""
-        stored = sorted([(s.seq, tid, s.batch) for tid in self.ids for s in await self.p.store.read(tid)
-                         if s.seq > self.projected], key=lambda s: s[0])
-        await self.projector.apply_many(stored)
-        self.projected = max([self.projected, *(seq for seq, _, _ in stored)])
-
     async def chips(self, who: str) -> int:
+        await caught_up(self.p.client.jetstream(), self.db)
         async with self.db.connect() as conn:
             return await queries.chips(conn, who, datetime.fromtimestamp(self.p.clock.now, UTC), TZ)
 
     async def lowest_balance(self) -> int:
+        """The lowest balance the projection holds, once it has caught up."""
+        await caught_up(self.p.client.jetstream(), self.db)
         async with self.db.connect() as conn:
             return int((await conn.execute(select(func.min(chip_balances.c.balance)))).scalar() or 0)
+
+
+@contextlib.asynccontextmanager
+async def _tables(nats_url: str, db: AsyncEngine, linger: float = DEPLOYED_LINGER) -> AsyncIterator[Tables]:
+    async with platform(nats_url) as p:
+        task = asyncio.create_task(Projector(p.client.jetstream(), db).run(linger=linger))
+        try:
+            yield Tables(p, db)
+        finally:
+            await stop(task)
 
 
 def _fields(cmd: table_pb2.TableCommand) -> dict[str, Any]:
@@ -89,33 +99,40 @@ def _code(reply: table_pb2.CommandReply) -> str:
     return reply.refusal.code if reply.WhichOneof("result") == "refusal" else "done"
 
 
-def _tables(p: Platform, db: AsyncEngine) -> Tables:
-    return Tables(p, db, Projector(p.client.jetstream(), db))
+def _account() -> str:
+    return f"a-{uuid.uuid4().hex[:8]}"
 
 
 async def test_a_seat_in_a_competitive_lobby_holds_its_stake(
         nats_url: str, database: tuple[str, AsyncEngine]) -> None:  # noqa: F811
     _, db = database
-    ana = f"a-{uuid.uuid4().hex[:8]}"
-    async with platform(nats_url) as p:
-        tables = _tables(p, db)
+    ana = _account()
+    async with _tables(nats_url, db) as tables:
         first, second = await tables.new(1000), await tables.new(1000)
         joined = await tables.join(first, ana)
-        await tables.project()
+        await asyncio.sleep(1)  # long after the projector has written the seat
         again = await tables.join(second, ana)
+    assert (joined, again) == ("done", "chips_reserved")
+
+
+async def test_a_seat_taken_a_moment_before_is_counted(nats_url: str, database: tuple[str, AsyncEngine]) -> None:  # noqa: F811
+    _, db = database
+    ana = _account()
+    async with _tables(nats_url, db) as tables:
+        first, second = await tables.new(1000), await tables.new(1000)
+        joined = await tables.join(first, ana)
+        again = await tables.join(second, ana)  # at once: within the projector's linger
     assert (joined, again) == ("done", "chips_reserved")
 
 
 async def test_leaving_the_lobby_gives_its_chips_back_to_sit_elsewhere(
         nats_url: str, database: tuple[str, AsyncEngine]) -> None:  # noqa: F811
     _, db = database
-    ana = f"a-{uuid.uuid4().hex[:8]}"
-    async with platform(nats_url) as p:
-        tables = _tables(p, db)
+    ana = _account()
+    async with _tables(nats_url, db) as tables:
         first, second = await tables.new(1000), await tables.new(1000)
         await tables.join(first, ana)
-        await p.send(first, ana, leave=table_pb2.LeaveTable())
-        await tables.project()
+        await tables.p.send(first, ana, leave=table_pb2.LeaveTable())
         elsewhere = await tables.join(second, ana)
     assert elsewhere == "done"
 
@@ -123,19 +140,16 @@ async def test_leaving_the_lobby_gives_its_chips_back_to_sit_elsewhere(
 async def test_a_rematch_is_refused_when_the_stake_is_held_elsewhere(
         nats_url: str, database: tuple[str, AsyncEngine]) -> None:  # noqa: F811
     _, db = database
-    ana, bia = f"a-{uuid.uuid4().hex[:8]}", f"a-{uuid.uuid4().hex[:8]}"
-    async with platform(nats_url) as p:
-        tables = _tables(p, db)
+    ana, bia = _account(), _account()
+    async with _tables(nats_url, db) as tables:
         played = await tables.new(500, one_round=True)
         for who in (ana, bia):
             await tables.join(played, who)
-        await p.send(played, HOUSE, start=table_pb2.StartMatch())
-        while (await p.table(played)).status == "playing":
-            await p.play_one(played)
-        await tables.project()
+        await tables.p.send(played, HOUSE, start=table_pb2.StartMatch())
+        while (await tables.p.table(played)).status == "playing":
+            await tables.p.play_one(played)
         other = await tables.new(await tables.chips(ana))
         await tables.join(other, ana)  # all of Ana's chips are held there now
-        await tables.project()
         rematch = await tables.seat(played, ana, rematch=table_pb2.VoteRematch(accept=True))
     assert rematch == "chips_reserved"
 
@@ -171,15 +185,13 @@ async def _lowest_balances(nats_url: str, url: str, stakes: list[int], steps: li
     await migrate(url)
     db = engine(url)
     try:
-        async with platform(nats_url) as p:
-            tables = _tables(p, db)
+        async with _tables(nats_url, db, linger=SHORT_LINGER) as tables:
             for stake in stakes:
                 await tables.new(stake)
-            people = [f"a-{uuid.uuid4().hex[:8]}" for _ in range(3)]
+            people = [_account() for _ in range(3)]
             lowest = []
-            for step in steps:  # one after the other, each projected before the next
+            for step in steps:
                 await _step(tables, people, *step)
-                await tables.project()
                 lowest.append(await tables.lowest_balance())
             return lowest
     finally:
