@@ -75,14 +75,19 @@ async def test_the_other_way_round_a_pair_still_plays_for_the_stake(
     assert balances == [(OPENING_CHIPS + 2 * STAKE, 50), (OPENING_CHIPS - 2 * STAKE, -10)]
 
 
+async def _farmed(p: Platform, db: AsyncEngine) -> None:
+    """Bia gives Ana a match at once, then four after a few moves each, and the projector writes it all."""
+    ana, bia = _accounts()
+    await _given_up(p, ana, bia, times=1, moves=0)
+    await _given_up(p, ana, bia, times=4)
+    await _project(p, db)
+
+
 async def test_the_matches_settled_for_nothing_are_marked_for_the_staff(
         nats_url: str, database: tuple[str, AsyncEngine]) -> None:  # noqa: F811
     _, db = database
-    ana, bia = _accounts()
     async with platform(nats_url) as p:
-        await _given_up(p, ana, bia, times=1, moves=0)
-        await _given_up(p, ana, bia, times=4)
-        await _project(p, db)
+        await _farmed(p, db)
     async with db.connect() as conn:
         marks = await fairplay.latest(conn)
     assert sorted((m["reason"], m["players"]) for m in marks) == [
@@ -92,11 +97,8 @@ async def test_the_matches_settled_for_nothing_are_marked_for_the_staff(
 async def test_fair_play_is_rebuilt_identically_from_the_stream(
         nats_url: str, database: tuple[str, AsyncEngine]) -> None:  # noqa: F811
     url, db = database
-    ana, bia = _accounts()
     async with platform(nats_url) as p:
-        await _given_up(p, ana, bia, times=1, moves=0)
-        await _given_up(p, ana, bia, times=4)
-        await _project(p, db)
+        await _farmed(p, db)
         first = await _dump(db)
         await reset(db, url, p.client.jetstream())
         await _project(p, db)
