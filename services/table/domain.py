@@ -245,7 +245,8 @@ def _join(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[events_pb
     player = _person(cmd, f"Jogador {len(t.players) + 1}")
     if t.status == Status.LOBBY:
         return [envelope(cmd, ctx.now, player_joined=table_pb2.PlayerJoined(player=player, seat=len(t.players)))]
-    if t.status == Status.PLAYING and t.match is not None and may_join_late(t.match):
+    if t.status == Status.PLAYING and t.match is not None and may_join_late(t.match) and not t.match_stake:
+        # a late joiner put no stake in the pot: at a match played for one, they watch
         joined = table_pb2.PlayerJoined(player=player, seat=len(t.players), late=True)
         return [envelope(cmd, ctx.now, player_joined=joined)]
     return []  # the match is under way: watching

@@ -140,3 +140,16 @@ async def test_a_poorer_account_is_topped_up_on_its_first_stake_of_a_new_day(
     async with db.connect() as conn:
         staked = await queries.chips(conn, bia, today + timedelta(days=1), TZ)
     assert (tonight, tomorrow, staked) == (OPENING_CHIPS - 2 * STAKE, OPENING_CHIPS, OPENING_CHIPS - STAKE)
+
+
+async def test_a_match_played_for_a_stake_takes_no_late_joiner(nats_url: str) -> None:
+    async with platform(nats_url) as p:
+        tid = uuid.uuid4().hex[:12]
+        create = table_pb2.CreateTable(ruleset="candeias", seats=3, stake=STAKE)  # candeias seats newcomers late
+        inv = (await p.send(tid, "a-ana", create=create, **_seat("a1"))).done.invitation
+        await p.send(tid, "a-bia", join=table_pb2.JoinTable(invitation=inv), **_seat("a2"))
+        await p.send(tid, "a-ana", start=table_pb2.StartMatch())
+        while not (await p.table(tid)).match.round_over:  # type: ignore[union-attr]
+            await p.play_one(tid)
+        late = await p.send(tid, "a-caio", join=table_pb2.JoinTable(invitation=inv), **_seat("a3"))
+    assert late.done.seat == -1  # watching: they staked nothing, so they share no pot
