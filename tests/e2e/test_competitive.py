@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator, expect
 
 from services.rankings.fairplay import MIN_MOVES
@@ -78,8 +79,9 @@ async def contest(people: list[Player]) -> None:
         for x in people:
             move = shed_first(await x.snapshot())
             if move is not None and move[0] != "mau":
-                ack = await x.do(move)
-                made += bool(ack and ack.get("ok"))
+                with contextlib.suppress(PlaywrightError):  # a re-render swapped the element: read again
+                    ack = await x.do(move)
+                    made += bool(ack and ack.get("ok"))
                 break
         else:
             await people[0].page.wait_for_timeout(100)
