@@ -83,7 +83,7 @@ class Settlement:
         """Settle for the stake, or for nothing (the seats' XP and chips set to 0, and a mark);
         ``pairs``: what the pairs earned, read and added to in this transaction."""
         day = keys(utc(self.seats[0]["ended_at"]), tz)[Period.TODAY]
-        owed = earned(self.seats, self.stake)
+        owed = [] if self.short else earned(self.seats, self.stake)
         await _read(conn, pairs, [(day, e, p) for e, p, _, _ in owed])
         reason = "short_give_up" if self.short else "pair_bound" if any(
             pairs[day, e, p][0] >= PAIR_XP_PER_DAY or pairs[day, e, p][1] >= PAIR_CHIPS_PER_DAY
@@ -119,13 +119,15 @@ async def _read(conn: AsyncConnection, pairs: dict[tuple[str, str, str], list[in
 
 
 async def write_pairs(conn: AsyncConnection, pairs: dict[tuple[str, str, str], list[int]]) -> None:
-    """Store what the pairs have earned (every pair read in the transaction: some unchanged)."""
-    if not pairs:
+    """Store what the pairs have earned (every pair read in the transaction: some unchanged, some
+    still at nothing, as their matches settled for nothing: those get no row)."""
+    rows = [{"day": d, "earner": e, "payer": p, "xp": xp, "chips": chips}
+            for (d, e, p), (xp, chips) in pairs.items() if xp or chips]
+    if not rows:
         return
     key = tuple_(pair_earnings.c.day, pair_earnings.c.earner, pair_earnings.c.payer)
-    await conn.execute(pair_earnings.delete().where(key.in_(list(pairs))))
-    await conn.execute(pair_earnings.insert(), [{"day": d, "earner": e, "payer": p, "xp": xp, "chips": chips}
-                                                for (d, e, p), (xp, chips) in pairs.items()])
+    await conn.execute(pair_earnings.delete().where(key.in_([(r["day"], r["earner"], r["payer"]) for r in rows])))
+    await conn.execute(pair_earnings.insert(), rows)
 
 
 async def marked(conn: AsyncConnection, table_id: str, match_no: int) -> bool:
