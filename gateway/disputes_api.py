@@ -27,6 +27,7 @@ from services.accounts.domain import Account
 from services.disputes import desk, domain, projections
 from services.disputes.domain import Dispute, Status
 from services.disputes.store import DisputeStore
+from services.rankings import fairplay
 from services.runtime.refusals import Refused
 from services.table.client import send
 from services.table.domain import Status as TableStatus
@@ -132,13 +133,15 @@ async def mine(request: web.Request) -> web.Response:
 
 
 async def open_disputes(request: web.Request) -> web.Response:
-    """The open disputes, newest first; ``?status=closed``: the closed ones."""
+    """The open disputes, newest first; ``?status=closed``: the closed ones. Beside them, the newest
+    matches fair play settled for nothing (``marks``: docs/rankings.md), to look at too."""
     await _staff(request)
     status = request.query.get("status", Status.OPEN)
     if status not in (Status.OPEN, Status.CLOSED):
         raise json_error(400, "bad_request", "status is open or closed")
     return web.json_response({"disputes": await _listed(
-        request, lambda conn: projections.open_disputes(conn, status=Status(status)))})
+        request, lambda conn: projections.open_disputes(conn, status=Status(status))),
+        "marks": await _listed(request, fairplay.latest)})
 
 
 async def look(request: web.Request) -> web.Response:

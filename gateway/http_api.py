@@ -92,7 +92,7 @@ async def _command(request: web.Request, table_id: str, seating: tuple[str, int]
         if seating is not None:
             address = group(client_address(request, request.app[PROXIES_KEY]))
             await vouch(cmd, session_of(request) is not None, address, *seating, request.app[DB_KEY],
-                        request.app[ZONE_KEY])
+                        request.app[ZONE_KEY], request.app[NATS_KEY].jetstream())
     except (SQLAlchemyError, OSError):
         raise json_error(503, "unavailable", "your chips cannot be read right now; try again") from None
     try:

@@ -370,7 +370,7 @@ class Socket:
                 json_format.ParseDict(body[names[0]], sub)
                 sub.SetInParent()
                 feed = self.feeds.feeds.get(table_id)
-                if names[0] == "join" and feed is not None:
+                if names[0] in ("join", "rematch") and feed is not None:  # a rematch stakes again
                     await self.seat(cmd, feed.table)
         except json_format.ParseError as e:
             raise FrameError("bad_command", f"malformed command: {e}") from None
@@ -505,7 +505,8 @@ async def serve_socket(request: web.Request, identity: str, name: str, feeds: Fe
                                       content_type="application/json")
     async def seat(cmd: table_pb2.TableCommand, t: Table) -> None:
         try:
-            await vouch(cmd, session is not None, address, t.salt, t.stake, request.app[DB_KEY], request.app[ZONE_KEY])
+            await vouch(cmd, session is not None, address, t.salt, t.stake, request.app[DB_KEY], request.app[ZONE_KEY],
+                        nc.jetstream())
         except (SQLAlchemyError, OSError):
             raise FrameError("unavailable", "your chips cannot be read right now; send it again") from None
 

@@ -36,6 +36,9 @@ export function xpText(n, lang) {
   return `${signed(n, lang)} XP`;
 }
 
+/** The table's refusals of a seat at a competitive table, each explained where the seat is offered. */
+export const SEAT_REFUSALS = ['account_needed', 'not_enough_chips', 'chips_reserved'];
+
 /**
  * Whether this player may create (or sit at) a competitive table for `stake`:
  * null when they may, else the key of why not ('account_needed', 'bad_stake').

@@ -2,7 +2,7 @@
 // mark, the lobby's note and a refused seat, and the vote on the one who left a match ("Penalizar
 // quem saiu?"). The words and the vote's state are in competitive.js.
 
-import { chipsText, DEFAULT_STAKE, penaltyOf, STAKES, stakeText } from './competitive.js';
+import { chipsText, DEFAULT_STAKE, penaltyOf, SEAT_REFUSALS, STAKES, stakeText } from './competitive.js';
 import { h } from './dom.js';
 import { getLang, listNames, t } from './i18n.js';
 
@@ -59,7 +59,7 @@ export function stakeJoinLine(info) {
 
 /** A seat refused at a competitive table: why, in words, and what to do (an account for a guest). */
 export function refusedSeat(p, code) {
-  if (!['account_needed', 'not_enough_chips'].includes(code)) return null;
+  if (!SEAT_REFUSALS.includes(code)) return null;
   const chips = chipsText(p.st.info?.stake || 0, getLang());
   return h('div', { class: 'notice notice-warn', role: 'alert', testid: 'seat-refused' },
     h('p', {}, t(`stake.refused.${code}`, { chips })),

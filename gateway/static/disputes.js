@@ -153,10 +153,25 @@ export function createMyReportsScreen(ctx) {
 
 // -- the staff's desk (/staff, /staff?encerrados=1, /staff?relato=<id>)
 
+/** A match fair play settled for nothing (docs/rankings.md), on the desk: when, why, who, and its replay. */
+export function markItem(m) {
+  return h('li', { class: 'panel dispute-item', testid: 'staff-mark', dataset: { table: m.table_id } },
+    h('p', { class: 'dispute-meta muted' }, when(m.ended_at), ' · ', t('dispute.table', { id: m.table_id })),
+    h('p', {}, t(`staff.mark.${m.reason}`), ' — ', m.players.join(', ')),
+    h('a', { class: 'btn btn-small', href: `/m/${encodeURIComponent(m.table_id)}/rever?partida=${m.match_no}`,
+      'data-link': true }, t('staff.mark.replay')));
+}
+
+function marksSection(marks) {
+  if (!marks.length) return null;
+  return h('section', { testid: 'staff-marks' }, h('h2', {}, t('staff.marks')), h('p', { class: 'muted' }, t('staff.marks_hint')),
+    h('ol', { class: 'dispute-list' }, marks.map(markItem)));
+}
+
 export function createStaffScreen(ctx, disputeId) {
   const el = h('div', { class: 'disputes-page staff-page', testid: 'staff-page' });
   const closedList = new URLSearchParams(location.search).get('encerrados') === '1';
-  let data = { loading: true, staff: false, disputes: [], look: null, error: '' };
+  let data = { loading: true, staff: false, disputes: [], marks: [], look: null, error: '' };
   let destroyed = false;
   let form = { verdict: 'dismissed', annul: false, note: '', sending: false, error: '' };
 
@@ -168,7 +183,8 @@ export function createStaffScreen(ctx, disputeId) {
       } else if (disputeId) {
         data = { ...data, loading: false, staff: true, look: await disputesApi.look(disputeId) }; // recorded: who looked, when
       } else {
-        data = { ...data, loading: false, staff: true, disputes: (await disputesApi.open(closedList)).disputes };
+        const { disputes, marks = [] } = await disputesApi.open(closedList);
+        data = { ...data, loading: false, staff: true, disputes, marks: closedList ? [] : marks };
       }
     } catch (err) {
       data = { ...data, loading: false, error: err.code || 'unavailable' };
@@ -272,7 +288,8 @@ export function createStaffScreen(ctx, disputeId) {
         'aria-current': current ? 'page' : null,
       }, t(`staff.tab.${key}`)))) : null;
     const focused = document.activeElement?.dataset?.testid;
-    mount(el, h('section', { class: 'panel' }, h('h1', {}, t('staff.title')), tabs, body));
+    const marks = data.staff && !data.look ? marksSection(data.marks) : null;
+    mount(el, h('section', { class: 'panel' }, h('h1', {}, t('staff.title')), tabs, body, marks));
     if (focused === 'staff-note') el.querySelector('[data-testid="staff-note"]')?.focus();
   }
 

@@ -5,6 +5,7 @@
 
 import { loadTableCache, saveTableCache } from './api.js';
 import { rulesetOf } from './catalog.js';
+import { SEAT_REFUSALS } from './competitive.js';
 import { h, keepFocus, mount } from './dom.js';
 import { errorText, t } from './i18n.js';
 import { nameForm } from './lobby.js';
@@ -172,7 +173,7 @@ export function createTableScreen(ctx, tableId, invitation) {
 
   async function join() {
     const ack = await send({ join: { invitation } });
-    if (ack && !ack.ok && ['account_needed', 'not_enough_chips'].includes(ack.code)) set({ seatRefused: ack.code }); // ⚔
+    if (ack && !ack.ok && SEAT_REFUSALS.includes(ack.code)) set({ seatRefused: ack.code }); // ⚔
     if (ack && ack.ok && ack.seat === -1) {
       ctx.toast(t('join.full'), 'info');
       set({ joinDismissed: true });

@@ -6,7 +6,9 @@ per transaction: ``services/table/projector.py``), so a replayed or redelivered 
 nothing twice. Totals are kept per ruleset, category, period and identity, added to as matches
 end: a ranking reads one period's rows in the order of an index, never the matches
 (docs/rankings.md). Bots have seats in the history (people play against them) but no totals.
-Chips move in stream order: the stakes when a competitive match starts, the pot when it ends.
+Chips move in stream order: the stakes when a competitive match starts, the pot when it ends
+(or every stake back, when fair play settles it for nothing: ``fairplay.py``); the seats of
+competitive lobbies hold their stakes meanwhile (``reservations.py``).
 A match staff annul (``MatchAnnulled``, docs/disputes.md) leaves it all again: its seats' played,
 wins and XP are taken from the totals of the periods of its end, and its chips go back.
 """
@@ -25,6 +27,8 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from maumau.v1 import events_pb2
+from services.rankings import fairplay, reservations
+from services.rankings.fairplay import Settlement
 from services.rankings.outcome import OPENING_CHIPS, XP_PENALTY, balance_on, outcome
 from services.rankings.periods import Period, keys, utc
 from services.table import domain
@@ -146,8 +150,9 @@ class Standings:
     """What one transaction's batches do to the rankings and the chips, gathered as they are folded."""
 
     seats: list[dict[str, Any]] = field(default_factory=list)
-    moves: list[ChipMove | Annulment] = field(default_factory=list)
+    moves: list[ChipMove | Annulment | Settlement] = field(default_factory=list)
     penalties: list[tuple[str, int, int]] = field(default_factory=list)  # table, match, seat
+    held: dict[str, list[dict[str, object]]] = field(default_factory=dict)  # table: its lobby's reservations now
 
     def observe(self, t: domain.Table, batch: events_pb2.EventBatch, was_over: bool, when: datetime) -> None:
         """Note what the batch just folded into ``t`` changed (``was_over``: whether its match had ended)."""
@@ -155,19 +160,25 @@ class Standings:
         people = [p for p in t.players if not p.bot]
         if "match_started" in bodies and t.match_stake:
             self.moves += [ChipMove(p.identity, t.table_id, t.match_no, "stake", -t.match_stake, when) for p in people]
+        if t.stake and bodies & reservations.SEATING:
+            self.held[t.table_id] = reservations.held(t)
         if finished(t, was_over):
             seats = seat_rows(t, when)
             self.seats += seats
             if t.match_stake:
-                kind = "pot" if t.winners else "refund"
-                self.moves += [ChipMove(s["identity"], t.table_id, t.match_no, kind, s["chips"] + t.match_stake, when)
-                               for s in seats if s["chips"] + t.match_stake]
+                self.moves.append(Settlement(t.table_id, t.match_no, t.match_stake, seats, fairplay.short_give_up(t)))
         if "leaver_penalised" in bodies:
             self.penalties.append((t.table_id, t.match_no, t.ended_by))
         self.moves += [Annulment(t.table_id, ev.match_annulled.match_no, when)
                        for ev in batch.events if ev.WhichOneof("body") == "match_annulled"]
 
     async def write(self, conn: AsyncConnection, tz: ZoneInfo) -> None:
+        pairs: dict[tuple[str, str, str], list[int]] = {}
+        for m in self.moves:  # fair play first, in stream order: the seats' rows settle as it decides
+            if isinstance(m, Settlement):
+                await m.decide(conn, tz, pairs)
+        await fairplay.write_pairs(conn, pairs)
+        await reservations.write(conn, self.held)
         if self.seats:
             await conn.execute(seats_played.insert(), self.seats)
             await add_to_totals(conn, total_rows(self.seats, tz))
@@ -175,7 +186,10 @@ class Standings:
             await _penalise(conn, table_id, match_no, seat, tz)
         moves: list[ChipMove] = []
         for m in self.moves:  # an annulment's moves where it stands in the stream
-            moves += await _annul(conn, m, tz) if isinstance(m, Annulment) else [m]
+            if isinstance(m, Settlement):
+                moves += _settled(m)
+            else:
+                moves += await _annul(conn, m, tz) if isinstance(m, Annulment) else [m]
         if moves:
             await _move_chips(conn, moves, tz)
 
@@ -185,11 +199,20 @@ async def record(conn: AsyncConnection, seats: Sequence[dict[str, Any]], tz: Zon
     await Standings(seats=list(seats)).write(conn, tz)
 
 
+def _settled(m: Settlement) -> list[ChipMove]:
+    """The chips a finished match gives back: the pot to its winners, or (no winner, or fair play
+    settled it for nothing) every stake to its seat."""
+    kind = "pot" if m.settled else "refund"
+    return [ChipMove(s["identity"], m.table_id, m.match_no, kind, s["chips"] + m.stake, s["ended_at"])
+            for s in m.seats if s["chips"] + m.stake]
+
+
 async def _penalise(conn: AsyncConnection, table_id: str, match_no: int, seat: int, tz: ZoneInfo) -> None:
-    """The one who left loses the penalty's XP, in the periods of the match's end."""
+    """The one who left loses the penalty's XP, in the periods of the match's end (not when the
+    match settled for nothing: no XP changed hands in it)."""
     where = (seats_played.c.table_id == table_id, seats_played.c.match_no == match_no, seats_played.c.seat == seat)
     row = (await conn.execute(select(seats_played).where(*where))).first()
-    if row is None or row.annulled:
+    if row is None or row.annulled or await fairplay.marked(conn, table_id, match_no):
         return
     await conn.execute(seats_played.update().where(*where).values(xp=seats_played.c.xp - XP_PENALTY))
     penalty = dict(row._mapping) | {"played": 0, "won": False, "xp": -XP_PENALTY, "ended_at": utc(row.ended_at)}

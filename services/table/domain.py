@@ -74,6 +74,7 @@ class Table:
     penalised: bool = False
     match: State | None = None
     match_no: int = 0
+    moves: int = 0  # actions taken in the match so far (a give-up before a few counts for nothing: docs/rankings.md)
     round_no: int = 0  # deals so far at this table: the next deal's number
     last_move: float = 0.0
     rematch: set[int] = field(default_factory=set)
@@ -218,11 +219,15 @@ async def _create(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[e
 
 
 def _may_stake(cmd: table_pb2.TableCommand, stake: int) -> None:
-    """A seat at a competitive table is an account's, with chips to cover the stake."""
+    """A seat at a competitive table is an account's, with chips to cover the stake that its seats in
+    other competitive lobbies do not hold already (the same chips are not staked twice)."""
     if not cmd.actor_account:
         raise Refused("account_needed", "competitive tables seat accounts only")
     if cmd.actor_chips < stake:
         raise Refused("not_enough_chips", f"this table's stake is {stake} chips")
+    if cmd.actor_chips - cmd.actor_reserved < stake:
+        raise Refused("chips_reserved", f"{cmd.actor_reserved} of your {cmd.actor_chips} chips are held by your seats "
+                                        f"at other competitive tables; this table's stake is {stake}")
 
 
 def _person(cmd: table_pb2.TableCommand, name: str) -> table_pb2.Player:
@@ -240,7 +245,8 @@ def _join(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[events_pb
     player = _person(cmd, f"Jogador {len(t.players) + 1}")
     if t.status == Status.LOBBY:
         return [envelope(cmd, ctx.now, player_joined=table_pb2.PlayerJoined(player=player, seat=len(t.players)))]
-    if t.status == Status.PLAYING and t.match is not None and may_join_late(t.match):
+    if t.status == Status.PLAYING and t.match is not None and may_join_late(t.match) and not t.match_stake:
+        # a late joiner put no stake in the pot: at a match played for one, they watch
         joined = table_pb2.PlayerJoined(player=player, seat=len(t.players), late=True)
         return [envelope(cmd, ctx.now, player_joined=joined)]
     return []  # the match is under way: watching
@@ -358,6 +364,8 @@ async def _rematch(t: Table, cmd: table_pb2.TableCommand, ctx: Context, seat: in
     """An answer to the rematch: open until every person accepts (it starts) or one declines (it closes)."""
     if t.status != Status.OVER or t.rematch_closed:
         raise Refused("no_rematch", "a rematch follows a match played to its end, until someone declines")
+    if cmd.rematch.accept and t.stake:  # a rematch takes the stakes again: the chips must be there again
+        _may_stake(cmd, t.stake)
     vote = envelope(cmd, ctx.now, rematch_voted=table_pb2.RematchVoted(seat=seat, accept=cmd.rematch.accept))
     humans = {i for i, p in enumerate(t.players) if not p.bot}
     accepted = (t.rematch | {seat}) if cmd.rematch.accept else (t.rematch - {seat})
@@ -542,7 +550,7 @@ def _match_started(t: Table, ev: events_pb2.Event) -> None:
     t.category = Category(ev.match_started.category or t.seated_category())  # stored before categories: as now
     t.match_stake, t.penalty_votes, t.penalised = ev.match_started.stake, {}, False
     t.status, t.end_reason, t.winners, t.rematch, t.rematch_closed = Status.PLAYING, "", [], set(), False
-    t.ended_by, t.auto, t.timed_out, t.stood_in = -1, set(), set(), set()
+    t.ended_by, t.auto, t.timed_out, t.stood_in, t.moves = -1, set(), set(), set(), 0
 
 
 def _round_dealt(t: Table, ev: events_pb2.Event) -> None:
@@ -555,6 +563,7 @@ def _action_taken(t: Table, ev: events_pb2.Event) -> None:
     seat = ev.action_taken.action.seat
     if 0 <= seat < len(t.players) and ev.actor == t.players[seat].identity:  # the player acted: no timeout in a row
         t.timed_out.discard(seat)
+    t.moves += 1
     if t.match is not None:
         t.match = evolve_match(t.match, ActionTaken(action_from_pb(ev.action_taken.action, t.match.rs.family)))
         if t.match.match_over:

@@ -23,12 +23,14 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator, expect
 
+from services.rankings.fairplay import MIN_MOVES
 from services.up import running_platform
 from tests.e2e.conftest import PLATFORM_ENV, PLATFORM_UNSET, Players
 from tests.e2e.test_rankings import fits, ranking_row_until, register
-from tests.e2e.ui import STEP_TIMEOUT_MS, Player
+from tests.e2e.ui import STEP_TIMEOUT_MS, Player, shed_first
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -67,6 +69,22 @@ async def shows_after_projection(player: Player, target: Locator, text: str | re
                 await player.shot(f"competitive-missing-{player.name}")
                 raise
         await player.page.reload()
+
+
+async def contest(people: list[Player]) -> None:
+    """Whoever may act acts, until ``MIN_MOVES`` moves are made: a match given up sooner settles for
+    nothing (fair play, docs/rankings.md)."""
+    made = 0
+    while made < MIN_MOVES:
+        for x in people:
+            move = shed_first(await x.snapshot())
+            if move is not None and move[0] != "mau":
+                with contextlib.suppress(PlaywrightError):  # a re-render swapped the element: read again
+                    ack = await x.do(move)
+                    made += bool(ack and ack.get("ok"))
+                break
+        else:
+            await people[0].page.wait_for_timeout(100)
 
 
 async def test_a_competitive_match_given_up_penalises_the_leaver_and_moves_xp_and_chips(players: Players) -> None:
@@ -131,7 +149,8 @@ async def test_a_competitive_match_given_up_penalises_the_leaver_and_moves_xp_an
     await expect(davi.by("hand")).to_be_visible()
     await expect(davi.by("table-stake")).to_have_text("⚔ 50 fichas")
 
-    # the one who gives up: the other is asked "Penalizar quem saiu?"
+    # the one who gives up, a few moves in: the other is asked "Penalizar quem saiu?"
+    await contest([vera, davi])
     await davi.by("btn-giveup").click()
     await davi.click_command(davi.by("btn-giveup-confirm"))
     await expect(vera.by("match-winner")).to_contain_text("Você venceu")

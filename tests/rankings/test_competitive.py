@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from maumau.v1 import table_pb2
 from services.rankings import queries
+from services.rankings.fairplay import MIN_MOVES
 from services.rankings.outcome import OPENING_CHIPS
 from services.rankings.periods import Period, zone
 from services.rankings.projection import seats_played
@@ -34,14 +35,18 @@ async def _code(p: Platform, tid: str, who: str, **command: Any) -> str:
     return reply.refusal.code if reply.WhichOneof("result") == "refusal" else "done"
 
 
-async def _competitive(p: Platform, ana: str, bia: str, same_address: bool = False) -> str:
-    """Ana and Bia at a competitive classic52 table, the match started."""
+async def _competitive(p: Platform, ana: str, bia: str, same_address: bool = False, moves: int = MIN_MOVES,
+                       stake: int = STAKE) -> str:
+    """Ana and Bia at a competitive classic52 table, the match started and ``moves`` made (enough, by
+    default, for a give-up to settle it: docs/rankings.md)."""
     tid = uuid.uuid4().hex[:12]
-    created = await p.send(tid, ana, create=table_pb2.CreateTable(ruleset="classic52", seats=2, stake=STAKE),
+    created = await p.send(tid, ana, create=table_pb2.CreateTable(ruleset="classic52", seats=2, stake=stake),
                            name="Ana", **_seat("addr-1"))
     await p.send(tid, bia, join=table_pb2.JoinTable(invitation=created.done.invitation), name="Bia",
                  **_seat("addr-1" if same_address else "addr-2"))
     await p.send(tid, ana, start=table_pb2.StartMatch())
+    for _ in range(moves):
+        await p.play_one(tid)
     return tid
 
 
@@ -135,3 +140,16 @@ async def test_a_poorer_account_is_topped_up_on_its_first_stake_of_a_new_day(
     async with db.connect() as conn:
         staked = await queries.chips(conn, bia, today + timedelta(days=1), TZ)
     assert (tonight, tomorrow, staked) == (OPENING_CHIPS - 2 * STAKE, OPENING_CHIPS, OPENING_CHIPS - STAKE)
+
+
+async def test_a_match_played_for_a_stake_takes_no_late_joiner(nats_url: str) -> None:
+    async with platform(nats_url) as p:
+        tid = uuid.uuid4().hex[:12]
+        create = table_pb2.CreateTable(ruleset="candeias", seats=3, stake=STAKE)  # candeias seats newcomers late
+        inv = (await p.send(tid, "a-ana", create=create, **_seat("a1"))).done.invitation
+        await p.send(tid, "a-bia", join=table_pb2.JoinTable(invitation=inv), **_seat("a2"))
+        await p.send(tid, "a-ana", start=table_pb2.StartMatch())
+        while not (await p.table(tid)).match.round_over:  # type: ignore[union-attr]
+            await p.play_one(tid)
+        late = await p.send(tid, "a-caio", join=table_pb2.JoinTable(invitation=inv), **_seat("a3"))
+    assert late.done.seat == -1  # watching: they staked nothing, so they share no pot

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import {
-  chipsText, DEFAULT_STAKE, penaltyOf, signed, stakeOf, stakeProblem, STAKES, stakeText, xpText,
+  chipsText, DEFAULT_STAKE, penaltyOf, SEAT_REFUSALS, signed, stakeOf, stakeProblem, STAKES, stakeText, xpText,
 } from '../competitive.js';
 import { errorText, t } from '../i18n.js';
 import { parseRankingBy, parseRankingSearch, rankingPath } from '../rankings.js';
@@ -50,6 +50,12 @@ test('a refused seat says why in Portuguese first', () => {
   assert.equal(errorText('no_bots', 'pt-BR'), 'Mesas competitivas são só para pessoas: sem robôs');
   assert.match(errorText('not_enough_chips', 'en'), /enough chips/);
   assert.match(t('stake.refused.not_enough_chips', { chips: chipsText(500, 'pt-BR') }, 'pt-BR'), /a aposta é de 500 fichas/);
+});
+
+test('chips held by a seat at another table are a refusal of their own, in Portuguese first', () => {
+  assert.equal(errorText('chips_reserved', 'pt-BR'), 'Suas fichas já estão reservadas em outra mesa competitiva');
+  assert.match(t('stake.refused.chips_reserved', { chips: chipsText(1000, 'pt-BR') }, 'pt-BR'), /aposta de 1\.000 fichas/);
+  assert.ok(SEAT_REFUSALS.includes('chips_reserved'));
 });
 
 test('the vote on the one who left: who may vote, the count, when it is over', () => {

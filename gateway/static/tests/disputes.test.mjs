@@ -28,3 +28,14 @@ test('the disputes refusals and the report limit have words', () => {
   assert.equal(MAX_REPORT, 500);
   assert.match(t('dispute.help', { n: MAX_REPORT }), /500 caracteres/);
 });
+
+test('the desk says why fair play marked a match, in both languages', () => {
+  assert.equal(t('staff.mark.short_give_up'), 'Desistência antes de 3 jogadas');
+  assert.equal(t('staff.mark.pair_bound'), 'A mesma dupla passou do limite do dia');
+  setLang('en');
+  try {
+    assert.equal(t('staff.mark.short_give_up'), 'Given up before 3 moves');
+  } finally {
+    setLang('pt-BR');
+  }
+});
