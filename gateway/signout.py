@@ -5,16 +5,14 @@ from __future__ import annotations
 
 from typing import TextIO
 
-import nats
-
 from gateway.sessions import Sessions
 from services.accounts.names import name_key
 from services.accounts.store import AccountStore
-from services.runtime.lifecycle import servers
+from services.runtime.platform import tool_connect
 
 
 async def sign_out_command(nats_url: str, name: str, out: TextIO) -> int:
-    nc = await nats.connect(servers(nats_url))
+    nc = await tool_connect(nats_url)
     try:
         js = nc.jetstream()
         account_id = await AccountStore(js).holder(name_key(name))

@@ -8,6 +8,7 @@ from collections.abc import Coroutine
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+NATS_HELP = "the platform's NATS (default: NATS_URL, else the one `make run` started here, in .data/run.json)"
 
 
 def run(main: Coroutine[Any, Any, T]) -> T:
@@ -152,9 +153,13 @@ def _bench_table(args: argparse.Namespace) -> int:
 
 
 def _nats_url(args: argparse.Namespace) -> str:
-    from services.runtime.settings import Settings
+    """The NATS the command talks to (said on stderr; kept in ``args`` for the error if it does not answer)."""
+    from services.runtime.platform import nats_url
 
-    return str(args.nats_url or Settings.from_env().nats_url)
+    url, source = nats_url(args.nats_url)
+    args.found_nats = f"{url} (from {source})"
+    print(f"maumau: NATS at {args.found_nats}", file=sys.stderr)
+    return url
 
 
 def _bench_capacity(args: argparse.Namespace) -> int:
@@ -234,7 +239,7 @@ def _staff_commands(sub: Any) -> None:
                                       "or end every session of an account (sign-out)")
     st.add_argument("action", choices=["grant", "revoke", "sign-out"])
     st.add_argument("name", help="the account's name (any spelling of it)")
-    st.add_argument("--nats-url", default=None, help="the platform's NATS (default: NATS_URL)")
+    st.add_argument("--nats-url", default=None, help=NATS_HELP)
     st.set_defaults(func=_staff)
 
 
@@ -259,7 +264,7 @@ def _streams_commands(sub: Any) -> None:
     rs.add_argument("--replicas", type=int, default=None, help="copies of each stream (default: the backup's)")
     for p in (bk, rs):
         p.add_argument("dir", help="the backup's directory: one directory per stream")
-        p.add_argument("--nats-url", default=None, help="the platform's NATS (default: NATS_URL)")
+        p.add_argument("--nats-url", default=None, help=NATS_HELP)
         p.set_defaults(func=_streams)
 
 
@@ -283,18 +288,17 @@ def _bench_revocation(args: argparse.Namespace) -> int:
 
 def _record_commands(sub: Any) -> None:
     """verify, export and replay: a table's record (docs/record.md)."""
-    nats_help = "the platform's NATS (default: NATS_URL)"
     ver = sub.add_parser("verify", help="check a table's record: its chain, and every decision and deal by the engine")
     ver.add_argument("table_id", nargs="?", help="a table of the running platform")
     ver.add_argument("--file", help="an export (maumau export) instead")
     ver.add_argument("--public-key", help="the platform's public key (PEM, GET /api/signing-key): checks the "
                      "export's signature")
-    ver.add_argument("--nats-url", default=None, help=nats_help)
+    ver.add_argument("--nats-url", default=None, help=NATS_HELP)
     ver.set_defaults(func=_verify)
     exp = sub.add_parser("export", help="a table's whole record as JSON lines, signed with the platform's key")
     exp.add_argument("table_id")
     exp.add_argument("-o", "--output", default="-", help="the file to write (default: standard output)")
-    exp.add_argument("--nats-url", default=None, help=nats_help)
+    exp.add_argument("--nats-url", default=None, help=NATS_HELP)
     exp.set_defaults(func=_export)
     rep = sub.add_parser("replay", help="a table's history step by step")
     rep.add_argument("table_id")
@@ -303,7 +307,7 @@ def _record_commands(sub: Any) -> None:
     who.add_argument("--full", action="store_true", help="everything the record says: every hand, every draw")
     rep.add_argument("--until", type=int, default=None, help="up to this stream sequence")
     rep.add_argument("--json", action="store_true", help="one JSON line per batch instead of words")
-    rep.add_argument("--nats-url", default=None, help=nats_help)
+    rep.add_argument("--nats-url", default=None, help=NATS_HELP)
     rep.set_defaults(func=_replay)
 
 
@@ -446,11 +450,17 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from services.runtime.platform import NoPlatform
     from services.runtime.priority import lower_priority
 
     lower_priority()
     args = parser().parse_args(argv)
-    return int(args.func(args))
+    try:
+        return int(args.func(args))
+    except NoPlatform:
+        print(f"maumau: no NATS answers at {getattr(args, 'found_nats', 'its address')}. Start the platform "
+              "(make run) or name its NATS with --nats-url or NATS_URL.", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

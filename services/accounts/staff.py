@@ -10,14 +10,13 @@ from __future__ import annotations
 import uuid
 from typing import TextIO
 
-import nats
 from nats.aio.client import Client as NATS
 
 from maumau.v1 import accounts_pb2
 from services.accounts.client import send
 from services.accounts.names import name_key
 from services.accounts.store import AccountStore
-from services.runtime.lifecycle import servers
+from services.runtime.platform import tool_connect
 
 
 async def set_staff(nc: NATS, name: str, staff: bool) -> accounts_pb2.AccountReply:
@@ -31,7 +30,7 @@ async def set_staff(nc: NATS, name: str, staff: bool) -> accounts_pb2.AccountRep
 
 
 async def staff_command(nats_url: str, name: str, staff: bool, out: TextIO) -> int:
-    nc = await nats.connect(servers(nats_url))
+    nc = await tool_connect(nats_url)
     try:
         reply = await set_staff(nc, name, staff)
     finally:

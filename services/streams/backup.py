@@ -27,7 +27,6 @@ import contextlib
 from pathlib import Path
 from typing import TextIO
 
-import nats
 from nats.aio.client import Client as NATS
 from nats.js.errors import NotFoundError
 
@@ -37,7 +36,7 @@ from services.chat.store import STREAM as CHAT
 from services.clock.service import BUCKET as CLOCK
 from services.clock.service import DURABLE as CLOCK_DURABLE
 from services.disputes.store import STREAM as DISPUTES
-from services.runtime.lifecycle import servers
+from services.runtime.platform import tool_connect
 from services.streams.snapshot import META, restore, snapshot, stream_name
 from services.table.store import EventStore, partition_of_stream
 
@@ -60,7 +59,7 @@ async def backup(nats_url: str, into: Path, out: TextIO) -> int:
     if into.exists() and any(into.iterdir()):
         print(f"maumau streams backup: {into} is not empty", file=out)
         return 1
-    nc = await nats.connect(servers(nats_url))
+    nc = await tool_connect(nats_url)
     try:
         for name in await platform_streams(nc):
             print(await snapshot(nc, name, into / name), file=out)
@@ -86,7 +85,7 @@ async def restore_all(nats_url: str, source: Path, out: TextIO, replace: bool = 
     if not saved:
         print(f"maumau streams restore: no stream backed up in {source}", file=out)
         return 1
-    nc = await nats.connect(servers(nats_url))
+    nc = await tool_connect(nats_url)
     try:
         names = {d: stream_name(d) for d in saved}
         existing = sorted(set(names.values()) & await _present(nc))

@@ -11,9 +11,7 @@ import sys
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
-import nats
-
-from services.runtime.lifecycle import servers
+from services.runtime.platform import tool_connect
 from services.runtime.signing import load_key, load_public
 from services.table import export, replay
 from services.table.repository import tables
@@ -22,7 +20,7 @@ from services.table.verify import Verdict, verify
 
 
 async def read_table(nats_url: str, table_id: str) -> list[Stored]:
-    nc = await nats.connect(servers(nats_url))
+    nc = await tool_connect(nats_url)
     try:
         return await EventStore(nc.jetstream()).read(table_id)
     finally:
@@ -64,7 +62,7 @@ async def export_table(nats_url: str, table_id: str, signing_key: Path, out: Bin
 
 async def replay_table(nats_url: str, table_id: str, viewer: replay.Viewer, until: int | None, as_json: bool,
                        out: TextIO) -> int:
-    nc = await nats.connect(servers(nats_url))
+    nc = await tool_connect(nats_url)
     names: list[str] = []  # the players' before each batch: who left is named by the seat they had
     found = False
     try:
