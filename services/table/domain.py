@@ -23,7 +23,6 @@ from services.rules.wire import SCHEMA_VERSION, action_from_pb, action_to_pb, op
 from services.runtime.refusals import Refused
 from services.runtime.settings import ABSENCE_SECONDS, EXPIRY_SECONDS, SOLO_SECONDS, STANDIN_SECONDS
 
-BOT_BY_LEVEL = (("Robô Ás", "strong"), ("Robô Valete", "medium"), ("Robô Sete", "weak"))
 RECENT_COMMANDS = 512  # command ids remembered per table, for re-sent commands
 MAX_STAKE = 100_000  # chips a competitive table's seat may put in a pot
 
@@ -268,8 +267,7 @@ async def _fill_bots(t: Table, cmd: table_pb2.TableCommand, ctx: Context, seat: 
     if t.stake:
         raise Refused("no_bots", "competitive tables seat people only")
     taken = {p.name for p in t.players}
-    named = make_ruleset(t.ruleset, t.options).bot_names or BOT_BY_LEVEL
-    names = [nl for nl in named if nl[0] not in taken]
+    names = [nl for nl in make_ruleset(t.ruleset, t.options).bot_names if nl[0] not in taken]
     if cmd.fill_bots.level:
         names = [(n, cmd.fill_bots.level) for n, _ in names]
     events = []

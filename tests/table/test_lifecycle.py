@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import uuid
 
+import pytest
+
 from maumau.v1 import table_pb2
 from services.rules.wire import option_to_pb
 from services.runtime.subjects import table_command
@@ -57,6 +59,20 @@ async def test_classic32_bots_are_carmen_tito_and_luna(nats_url: str) -> None:
     assert _code(reply) == "done"
     assert [(pl.name, pl.bot) for pl in t.players] == [("Jogador 1", False), ("Carmen", True), ("Tito", True),
                                                        ("Luna", True)]
+
+
+@pytest.mark.parametrize("ruleset", ["candeias", "colors108"])
+async def test_every_ruleset_seats_its_bots_by_name_a_tenth_numbered(nats_url: str, ruleset: str) -> None:
+    async with platform(nats_url) as p:
+        await p.send("t4b", "alice", create=table_pb2.CreateTable(ruleset=ruleset, seats=10 if ruleset == "colors108"
+                                                                   else 4), name="Bia")
+        await p.send("t4b", "alice", fill_bots=table_pb2.FillBots())
+        t = await p.table("t4b")
+    names = [pl.name for pl in t.players]
+    if ruleset == "colors108":  # Bia sits there herself: her name is skipped, and the ninth bot is Carmen again
+        assert names == ["Bia", "Carmen", "Tito", "Luna", "Dona Zezé", "Juca", "Seu Lúcio", "Nina", "Caju", "Carmen 2"]
+    else:
+        assert names == ["Bia", "Carmen", "Tito", "Luna"]
 
 
 async def test_only_the_creator_seats_bots_and_starts(nats_url: str) -> None:

@@ -59,8 +59,10 @@ class Ruleset:
     lowest_wins = False
     late_join_rounds = 0  # newcomers may join between rounds while fewer rounds than this were played
     random_first = False  # the first player of a round is drawn from its seed, not the seat after the dealer
-    # the bots' names and levels when they fill this table's seats (empty: the platform's robots)
-    bot_names: ClassVar[tuple[tuple[str, str], ...]] = ()
+    # the bots' names and levels, in the order they fill a table's seats (a tenth seat repeats one, numbered)
+    bot_names: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("Carmen", "strong"), ("Tito", "medium"), ("Luna", "weak"), ("Dona Zezé", "strong"), ("Juca", "medium"),
+        ("Bia", "weak"), ("Seu Lúcio", "strong"), ("Nina", "medium"), ("Caju", "weak"))
     clockwise = False  # how a client draws direction +1 (RULES.md: the client's business; most tables turn right)
     # How much playing a card of each rank hurts the other players (the bots' bonus for attacking)
     attacks: ClassVar[dict[int, int]] = {}

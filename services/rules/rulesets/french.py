@@ -107,7 +107,6 @@ class Classic32(French):
     low_rank = R7
     max_seats = 8  # the site seats 2-4; "com mais de cinco pessoas, juntam-se dois baralhos"
     clockwise = False  # "o jogo anda para a direita": to each player's right hand
-    bot_names: ClassVar[tuple[tuple[str, str], ...]] = (("Carmen", "strong"), ("Tito", "medium"), ("Luna", "weak"))
     defaults: ClassVar[dict[str, Any]] = {"jack_on_jack": False}
     extra_options: ClassVar[dict[str, tuple[Any, ...] | None]] = {"scoring": ("collect", "against")}
 
