@@ -91,7 +91,11 @@ async def _load(request: web.Request) -> Dispute:
 
 
 async def report(request: web.Request) -> web.Response:
-    """"Reportar problema": anyone at the table (seated or watching, guests too) says what went wrong."""
+    """"Reportar problema": someone seated at the table (a guest too) says what went wrong.
+
+    Watching leaves no record, so anyone could claim to have watched: only a seat, which the
+    table's record holds, lets one report (``403 not_at_table`` otherwise; docs/disputes.md).
+    """
     identity, name = caller(request)
     table_id = request.match_info["table_id"]
     body = await json_body(request)
@@ -101,9 +105,12 @@ async def report(request: web.Request) -> web.Response:
         raise _unavailable("the table") from None
     if t.status == TableStatus.NONE:
         raise json_error(404, "unknown_table", f"there is no table {table_id!r}")
+    seat = t.seat_of(identity)
+    if seat < 0:
+        raise json_error(403, "not_at_table", "only someone seated at this table may report a problem with it")
     d = Dispute(uuid.uuid4().hex[:24])
     try:
-        opened = domain.report(d, table_id, t.seq, t.match_no, identity, name, t.seat_of(identity),
+        opened = domain.report(d, table_id, t.seq, t.match_no, identity, name, seat,
                                _text(body, "text"), now=time.time())
         await request.app[DISPUTES_KEY].append(d.dispute_id, opened, 0, "opened")
     except Refused as e:

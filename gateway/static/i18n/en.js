@@ -583,6 +583,7 @@ export const en = {
   'staff.closed': 'Report closed',
   'staff.looks': v => `Seen by the staff ${v.n} ${v.n === 1 ? 'time' : 'times'} (every look is recorded).`,
   'err.not_staff': 'Only the staff may do that',
+  'err.not_at_table': 'Only someone seated at this table may report a problem with it',
   'err.unknown_dispute': 'Unknown report',
   'err.dispute_closed': 'This report is closed already',
   'err.bad_verdict': 'Choose: upheld or dismissed',

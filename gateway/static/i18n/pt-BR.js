@@ -594,6 +594,7 @@ export const pt = {
   'staff.closed': 'Relato encerrado',
   'staff.looks': v => `Vista pela equipe ${v.n} ${v.n === 1 ? 'vez' : 'vezes'} (cada vista fica registrada).`,
   'err.not_staff': 'Só a equipe pode fazer isso',
+  'err.not_at_table': 'Só quem tem lugar nesta mesa pode reportar um problema nela',
   'err.unknown_dispute': 'Relato desconhecido',
   'err.dispute_closed': 'Este relato já foi encerrado',
   'err.bad_verdict': 'Escolha: procede ou não procede',
