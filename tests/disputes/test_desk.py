@@ -186,3 +186,17 @@ async def test_the_table_service_annuls_only_for_staff(nats_url: str, tmp_path: 
     assert codes == ("not_staff", "bad_match", "annulled")
     assert staff.WhichOneof("result") == "done"
     assert [ev.match_annulled for ev in stored] == [table_pb2.MatchAnnulled(match_no=1, dispute_id="d1")]
+
+
+async def test_the_desk_lists_every_staff_look_with_who_when_and_where(nats_url: str, tmp_path: Path) -> None:
+    async with desk(nats_url, tmp_path) as d:
+        dispute = (await d.report())["dispute_id"]
+        replayed = await call(d.g, "GET", f"/api/tables/{d.table_id}/replay", session=d.sol)  # a table over
+        await call(d.g, "GET", f"/api/staff/disputes/{dispute}", session=d.sol)
+        await d.project()
+        status, listed, _ = await call(d.g, "GET", "/api/staff/looks", session=d.sol)
+        refused = await call(d.g, "GET", "/api/staff/looks", session=d.bia)
+    assert replayed[0] == 200 and replayed[1]["viewer"] == "staff"
+    assert status == 200 and [(x["name"], x["table_id"], x["dispute_id"]) for x in listed["looks"]] == [
+        ("Sol", d.table_id, dispute), ("Sol", d.table_id, None)]  # newest first
+    assert all(x["at"].startswith("20") for x in listed["looks"]) and refused[0] == 403
