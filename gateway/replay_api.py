@@ -13,22 +13,19 @@ is recorded in the DISPUTES stream (``looked``: who, which table, when) before a
 sent: on the dispute it was opened from, else on the table's own subject there
 (``disputes.table-<table id>``); the desk lists them all (``GET /api/staff/looks``).
 
-Each body is made once per (table, sequence, viewer kind) and kept (``gateway/replaycache.py``):
-the kinds are the full one, a spectator's (everyone the table does not seat and who did not
-create it: one body for them all), and each seated person's (or creator's) own.
+Each body is made once per (table, sequence, viewer kind) and kept (``gateway/replaycache.py``),
+in a worker process of its own (``gateway/replaymaker.py``): the kinds are the full one, a
+spectator's (everyone the table does not seat and who did not create it: one body for them
+all), and each seated person's (or creator's) own.
 """
 
 from __future__ import annotations
 
-import asyncio
-import gzip
-import json
 import re
 import time
 import uuid
-from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any
 
 from aiohttp import web
 
@@ -36,15 +33,16 @@ from gateway.accounts_api import ACCOUNTS_KEY
 from gateway.disputes_api import DISPUTES_KEY, UNREACHABLE
 from gateway.http_api import NATS_KEY, TABLES_KEY, caller, json_error
 from gateway.replaycache import Body, ReplayCache
+from gateway.replaymaker import ReplayMaker
 from gateway.sessions import session_of
 from maumau.v1 import disputes_pb2
 from services.accounts.domain import Account
 from services.disputes.domain import looks_subject
-from services.table import replay
 from services.table.domain import Status, Table
-from services.table.store import EventStore, Stored
+from services.table.store import EventStore
 
 CACHE_KEY = web.AppKey("replay_cache", ReplayCache)
+MAKER_KEY = web.AppKey("replay_maker", ReplayMaker)
 OVER = (Status.OVER, Status.ENDED)  # no match under way: its hands are no secret worth a game
 SPECTATOR = "spectator"
 
@@ -117,27 +115,6 @@ def _kind(s: Seen, identity: str, full_until: int | None) -> str:
     return SPECTATOR
 
 
-def _viewer(identity: str, full_until: int | None) -> Callable[[Table], replay.Viewer]:
-    def viewer(t: Table) -> replay.Viewer:
-        if full_until is not None:
-            return replay.FULL if t.seq <= full_until else None
-        seat = t.seat_of(identity)
-        return seat if seat >= 0 else None
-    return viewer
-
-
-def _body(table_id: str, records: list[Stored], identity: str, full_until: int | None) -> Body:
-    """The replay as sent (in a worker thread: it folds the whole table, then encodes it twice)."""
-    steps = replay.steps(table_id, records, _viewer(identity, full_until), identity)
-    last = steps[-1]["table_info"]
-    shown: dict[str, Any] = {
-        "table_id": table_id, "ruleset": last["ruleset"], "viewer": "staff" if full_until is not None else (
-            "seat" if last["my_seat"] >= 0 else "spectator"),
-        "seat": last["my_seat"] if last["my_seat"] >= 0 else None, "full_until": full_until, "steps": steps}
-    raw = json.dumps(shown, separators=(",", ":")).encode()
-    return Body(raw, gzip.compress(raw, 6))
-
-
 async def get_replay(request: web.Request) -> web.Response:
     table_id = request.match_info["table_id"]
     identity, _ = caller(request)
@@ -155,9 +132,9 @@ async def get_replay(request: web.Request) -> web.Response:
     async def make() -> Body:
         try:
             records = await EventStore(request.app[NATS_KEY].jetstream()).read(table_id, until=s.seq)
-        except UNREACHABLE:
+            return await request.app[MAKER_KEY].make(table_id, records, shared_identity, full_until)
+        except (*UNREACHABLE, BrokenProcessPool):
             raise json_error(503, "unavailable", "the table's record cannot be read right now; try again") from None
-        return await asyncio.to_thread(_body, table_id, records, shared_identity, full_until)
 
     body = await request.app[CACHE_KEY].get(table_id, s.seq, kind, make)
     headers = {"Vary": "Accept-Encoding"}
@@ -169,4 +146,10 @@ async def get_replay(request: web.Request) -> web.Response:
 
 def setup(app: web.Application) -> None:
     app[CACHE_KEY] = ReplayCache()
+    app[MAKER_KEY] = maker = ReplayMaker()
+
+    async def close_maker(app: web.Application) -> None:
+        maker.close()
+
+    app.on_cleanup.append(close_maker)
     app.add_routes([web.get("/api/tables/{table_id}/replay", get_replay, name="replay")])  # its rate limit's name

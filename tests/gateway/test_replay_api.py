@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from gateway.identity import identity_of
+from gateway.replay_api import CACHE_KEY
 from maumau.v1 import table_pb2
 from services.accounts.staff import set_staff
 from services.disputes.domain import looks_subject
@@ -247,3 +248,18 @@ async def test_staff_from_a_report_see_every_hand_up_to_its_moment_only(nats_url
     for s in after:  # past the moment, as anyone watching
         assert "hands" not in _keys(s) and not _strings(s) & {c for h in hands[s["seq"]] for c in h}
     assert looks == ["opened", "looked"]  # recorded on the dispute
+
+
+async def test_a_tables_replay_is_made_once_for_every_spectator_and_kept_at_its_sequence(nats_url: str,
+                                                                                        tmp_path: Path) -> None:
+    async with finished(nats_url, tmp_path) as (g, ana, _, _):
+        gil, lia = await g.client("Gil"), await g.client("Lia")
+        _, first = await gil.get(f"/api/tables/{TID}/replay")
+        _, second = await lia.get(f"/api/tables/{TID}/replay")
+        await ana.get(f"/api/tables/{TID}/replay")
+        last = await g.platform.last_seq(TID)
+        cache = g.apps[0][CACHE_KEY]
+        kept = cache.cached(TID, last, "spectator")
+    assert first == second and kept is not None and json.loads(kept.raw) == first
+    assert sorted(kind for table, kind in cache.bodies if table == TID) == [f"own:{identity_of(ana.token)}",
+                                                                              "spectator"]
