@@ -63,16 +63,16 @@ WARM_EVENTS = 20  # a short table's, whose replay starts the gateway's replay wo
 class Plan:
     """What to run (the defaults are the command's: ``maumau bench replays --help``)."""
 
-    long_tables: int = 3
-    batches: int = 700
-    cached_asks: int = 300
-    tables: int = 20
-    rate: float = 20.0
-    seconds: float = 15.0
-    warmup: float = 3.0
-    flood_rate: float = 10.0
-    rounds: int = 2  # load test runs without a flood and with one, alternating
-    seed: int = 1
+    long_tables: int
+    batches: int  # about this many each
+    cached_asks: int
+    tables: int  # the load test's, two seats each
+    rate: float  # moves/s the load test's tables offer together
+    seconds: float  # each load test run's measured time
+    warmup: float
+    flood_rate: float  # replays asked a second from one address
+    rounds: int  # pairs of load test runs, without a flood and with one, alternating
+    seed: int
 
 
 def _address(k: int) -> str:
