@@ -80,6 +80,7 @@ class Seen:
 
 
 def seen(t: Table, identity: str) -> Seen:
+    """What the replay for ``identity`` depends on, of the table as it is now."""
     return Seen(t.table_id, t.seq, t.status in OVER, t.seat_of(identity) >= 0, t.creator == identity)
 
 
