@@ -71,10 +71,10 @@ class RateLimits:
     accounts_per_address: int = 30  # registrations (a name taken tells that it exists: few tries)
     logins_per_address: int = 60
     logins_per_account: int = 10  # per name tried, known or not: password guessing
-    # A replay made (not kept) reads and folds a whole table: 0.2-0.3 ms of the gateway's CPU per batch, 0.2 s
-    # for 700 batches (docs/performance.md, "Replays"); a kept one costs a few ms. 30 a minute from one
-    # address is at most 6 s of made replays a minute, with the flood of `maumau bench replays` within the
-    # live moves' p99 by 20 %. Tokens are free: the limit per identity only spreads one person's asks.
+    # A replay made (not kept) reads and folds a whole table: 0.2-0.3 ms of CPU per batch, 0.2 s for 700
+    # batches, mostly in the gateway's low-priority worker (docs/performance.md, "Issue 25: replays"); a kept
+    # one costs about 3 ms. 30 a minute from one address is at most 6 s of made replays a minute. Tokens are
+    # free: the limit per identity only spreads one person's asks.
     replays_per_address: int = 30
     replays_per_identity: int = 10
 
