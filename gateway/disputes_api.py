@@ -92,7 +92,11 @@ async def _load(request: web.Request) -> Dispute:
 
 
 async def report(request: web.Request) -> web.Response:
-    """"Reportar problema": anyone at the table (seated or watching, guests too) says what went wrong."""
+    """"Reportar problema": someone seated at the table (a guest too) says what went wrong.
+
+    Watching leaves no record, so anyone could claim to have watched: only a seat, which the
+    table's record holds, lets one report (``403 not_at_table`` otherwise; docs/disputes.md).
+    """
     identity, name = caller(request)
     table_id = request.match_info["table_id"]
     body = await json_body(request)
@@ -102,9 +106,12 @@ async def report(request: web.Request) -> web.Response:
         raise _unavailable("the table") from None
     if t.status == TableStatus.NONE:
         raise json_error(404, "unknown_table", f"there is no table {table_id!r}")
+    seat = t.seat_of(identity)
+    if seat < 0:
+        raise json_error(403, "not_at_table", "only someone seated at this table may report a problem with it")
     d = Dispute(uuid.uuid4().hex[:24])
     try:
-        opened = domain.report(d, table_id, t.seq, t.match_no, identity, name, t.seat_of(identity),
+        opened = domain.report(d, table_id, t.seq, t.match_no, identity, name, seat,
                                _text(body, "text"), now=time.time())
         await request.app[DISPUTES_KEY].append(d.dispute_id, opened, 0, "opened")
     except Refused as e:
@@ -148,10 +155,19 @@ async def look(request: web.Request) -> web.Response:
     """A dispute on the staff's desk: the table's record verified, and its steps around the moment, in full.
 
     The look is recorded first (who, which table, when): nobody sees a table from here unrecorded.
+    Staff seated at the table judge none of its disputes (``403 staff_seated``), and past the
+    moment they see in full only a table that is over (docs/disputes.md, "What staff see").
     """
     staff = await _staff(request)
     d = await _load(request)
     disputes = request.app[DISPUTES_KEY]
+    try:
+        t = await request.app[TABLES_KEY].get(d.table_id)
+    except UNREACHABLE:
+        raise _unavailable("the table") from None
+    if t.seat_of(staff.identity) >= 0:
+        raise json_error(403, "staff_seated", "staff seated at this table cannot look at its disputes")
+    after = desk.AFTER if t.status in (TableStatus.OVER, TableStatus.ENDED) else 0
     try:
         await disputes.append(d.dispute_id, domain.look(d, staff.account_id, staff.name, now=time.time()), None,
                               uuid.uuid4().hex)
@@ -164,7 +180,14 @@ async def look(request: web.Request) -> web.Response:
     looks = [{"name": ev.looked.name, "at": _iso(ev.time.ToNanoseconds() / 1e9)}
              for _, ev in events if ev.WhichOneof("body") == "looked"]
     return web.json_response({"dispute": _shown(d), "players": names, "verification": desk.verification(verdict),
-                              "steps": desk.steps(d.table_id, records, d.table_seq), "looks": looks})
+                              "steps": desk.steps(d.table_id, records, d.table_seq, after=after),
+                              "looks": looks})
+
+
+async def staff_looks(request: web.Request) -> web.Response:
+    """Every staff look, newest first (at a dispute, or at the replay of a table that is over): who, when, where."""
+    await _staff(request)
+    return web.json_response({"looks": await _listed(request, projections.recent_looks)})
 
 
 async def _annul(request: web.Request, staff: Account, d: Dispute) -> None:
@@ -212,6 +235,7 @@ def routes() -> list[web.RouteDef]:
         web.post("/api/tables/{table_id}/disputes", report, name="report"),  # the name is its rate limit's
         web.get("/api/disputes/mine", mine),
         web.get("/api/staff/disputes", open_disputes),
+        web.get("/api/staff/looks", staff_looks),
         web.get("/api/staff/disputes/{dispute_id}", look),
         web.post("/api/staff/disputes/{dispute_id}/close", close),
     ]

@@ -215,6 +215,17 @@ def _bench_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_replays(args: argparse.Namespace) -> int:
+    from gateway.replaybench import Plan
+    from gateway.replaybench import run as bench
+
+    plan = Plan(long_tables=args.long_tables, batches=args.batches, cached_asks=args.cached_asks, tables=args.tables,
+                rate=args.rate, seconds=args.seconds, warmup=args.warmup, flood_rate=args.flood_rate,
+                rounds=args.rounds, seed=args.seed)
+    print(run(bench(plan)))
+    return 0
+
+
 def _bench_rankings(args: argparse.Namespace) -> int:
     from services.rankings.bench import run as bench
 
@@ -427,6 +438,19 @@ def parser() -> argparse.ArgumentParser:
     brp.add_argument("--events", type=int, default=100_000, help="play until the tables hold this many events")
     brp.add_argument("--seed", type=int, default=1)
     brp.set_defaults(func=_bench_replay)
+    brs = bench_sub.add_parser("replays", help="a replay's CPU in the gateway (made and kept), and the live moves' "
+                               "p99 under a flood of replays from one address beside it without (docs/performance.md)")
+    brs.add_argument("--long-tables", type=int, default=3, help="bot tables played long, whose replays are asked")
+    brs.add_argument("--batches", type=int, default=700, help="about this many batches each")
+    brs.add_argument("--cached-asks", type=int, default=300)
+    brs.add_argument("--tables", type=int, default=20, help="the load test's tables (two seats each)")
+    brs.add_argument("--rate", type=float, default=20.0, help="moves per second the load test's tables offer")
+    brs.add_argument("--seconds", type=float, default=15.0, help="each load test run's measured time")
+    brs.add_argument("--warmup", type=float, default=3.0)
+    brs.add_argument("--flood-rate", type=float, default=10.0, help="replays asked per second from one address")
+    brs.add_argument("--rounds", type=int, default=2, help="pairs of load test runs, without and with the flood")
+    brs.add_argument("--seed", type=int, default=1)
+    brs.set_defaults(func=_bench_replays)
     brk = bench_sub.add_parser("rankings", help="the rankings' projection filled with finished matches, then queried")
     brk.add_argument("--matches", type=int, default=100_000)
     brk.add_argument("--queries", type=int, default=1_000)

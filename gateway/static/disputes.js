@@ -6,6 +6,7 @@
 import { ApiError, loadSession } from './api.js';
 import { h, mount } from './dom.js';
 import { errorText, getLang, t } from './i18n.js';
+import { looksList } from './stafflooks.js';
 
 export const MAX_REPORT = 500; // characters of a report or a note (the gateway's limit)
 
@@ -44,6 +45,7 @@ export const disputesApi = {
   me: () => call('GET', '/api/me'),
   open: (closed = false) => call('GET', `/api/staff/disputes${closed ? '?status=closed' : ''}`),
   look: (id) => call('GET', `/api/staff/disputes/${encodeURIComponent(id)}`),
+  looks: () => call('GET', '/api/staff/looks'),
   close: (id, verdict, note, annul) => call('POST', `/api/staff/disputes/${encodeURIComponent(id)}/close`, { verdict, note, annul }),
 };
 
@@ -151,7 +153,7 @@ export function createMyReportsScreen(ctx) {
   return { el, render, destroy() { destroyed = true; document.title = t('app.title'); } };
 }
 
-// -- the staff's desk (/staff, /staff?encerrados=1, /staff?relato=<id>)
+// -- the staff's desk (/staff, /staff?encerrados=1, /staff?vistas=1, /staff?relato=<id>)
 
 /** A match fair play settled for nothing (docs/rankings.md), on the desk: when, why, who, and its replay. */
 export function markItem(m) {
@@ -171,7 +173,8 @@ function marksSection(marks) {
 export function createStaffScreen(ctx, disputeId) {
   const el = h('div', { class: 'disputes-page staff-page', testid: 'staff-page' });
   const closedList = new URLSearchParams(location.search).get('encerrados') === '1';
-  let data = { loading: true, staff: false, disputes: [], marks: [], look: null, error: '' };
+  const looksPage = new URLSearchParams(location.search).get('vistas') === '1'; // every staff look (stafflooks.js)
+  let data = { loading: true, staff: false, disputes: [], marks: [], look: null, looks: null, error: '' };
   let destroyed = false;
   let form = { verdict: 'dismissed', annul: false, note: '', sending: false, error: '' };
 
@@ -182,6 +185,8 @@ export function createStaffScreen(ctx, disputeId) {
         data = { ...data, loading: false, staff: false };
       } else if (disputeId) {
         data = { ...data, loading: false, staff: true, look: await disputesApi.look(disputeId) }; // recorded: who looked, when
+      } else if (looksPage) {
+        data = { ...data, loading: false, staff: true, looks: (await disputesApi.looks()).looks };
       } else {
         const { disputes, marks = [] } = await disputesApi.open(closedList);
         data = { ...data, loading: false, staff: true, disputes, marks: closedList ? [] : marks };
@@ -280,10 +285,12 @@ export function createStaffScreen(ctx, disputeId) {
     else if (data.error) body = h('p', { class: 'notice notice-warn', role: 'alert', testid: 'staff-error' }, errorText(data.error));
     else if (!data.staff) body = h('p', { class: 'notice', testid: 'staff-only' }, t('staff.only'));
     else if (data.look) body = detail(data.look);
+    else if (data.looks) body = looksList(data.looks);
     else if (!data.disputes.length) body = h('p', { class: 'muted', testid: 'staff-empty' }, t(closedList ? 'staff.empty_closed' : 'staff.empty'));
     else body = h('ol', { class: 'dispute-list', testid: 'staff-disputes' }, data.disputes.map(listItem));
     const tabs = data.staff && !data.look ? h('nav', { class: 'rank-tabs', 'aria-label': t('staff.title') },
-      [['open', '/staff', !closedList], ['closed', '/staff?encerrados=1', closedList]].map(([key, path, current]) => h('a', {
+      [['open', '/staff', !closedList && !looksPage], ['closed', '/staff?encerrados=1', closedList],
+        ['looks', '/staff?vistas=1', looksPage]].map(([key, path, current]) => h('a', {
         class: `rank-tab${current ? ' selected' : ''}`, href: path, 'data-link': true, testid: `staff-tab-${key}`,
         'aria-current': current ? 'page' : null,
       }, t(`staff.tab.${key}`)))) : null;

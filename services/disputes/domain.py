@@ -23,6 +23,7 @@ from maumau.v1 import disputes_pb2
 from services.runtime.refusals import Refused
 
 MAX_TEXT = 500  # a report's and a note's characters
+TABLE_LOOKS = "table-"  # a table's subject in DISPUTES for looks opened from no dispute (no dispute id has one)
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
@@ -56,6 +57,24 @@ class Dispute:
     annulled: bool = False
     looks: int = 0
     seq: int = 0  # the last stream sequence of the dispute's subject folded in
+
+
+def looks_subject(table_id: str) -> str:
+    """The DISPUTES subject's id under which staff looks at a table opened from no dispute are recorded.
+
+    >>> looks_subject("ab12")
+    'table-ab12'
+    """
+    return f"{TABLE_LOOKS}{table_id}"
+
+
+def looked_dispute(subject_id: str) -> str:
+    """The dispute a look stored under ``subject_id`` was opened from: "" for a table's own subject.
+
+    >>> looked_dispute("table-ab12"), looked_dispute("0123456789abcdef01234567")
+    ('', '0123456789abcdef01234567')
+    """
+    return "" if subject_id.startswith(TABLE_LOOKS) else subject_id
 
 
 def clean_text(text: str, what: str = "a report") -> str:

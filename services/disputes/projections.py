@@ -15,7 +15,7 @@ from sqlalchemy import BigInteger, Boolean, Column, DateTime, Index, Integer, St
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from maumau.v1 import disputes_pb2
-from services.disputes.domain import Dispute, Status, evolve
+from services.disputes.domain import Dispute, Status, evolve, looked_dispute
 from services.rankings.periods import utc
 from services.table.projections import metadata, position, set_position
 
@@ -46,6 +46,17 @@ disputes = Table(
     Index("ix_disputes_reporter", "reporter", "opened_at"),
 )
 
+looks = Table(  # every staff look, at a dispute or at a table (the replay of a table over): the desk lists them
+    "staff_looks", metadata,
+    Column("seq", BigInteger, primary_key=True, autoincrement=False),  # the look's DISPUTES stream sequence
+    Column("account_id", String(64), nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("table_id", String(64), nullable=False),
+    Column("dispute_id", String(32), nullable=False),  # "" when opened from no dispute
+    Column("at", DateTime(timezone=True), nullable=False),
+    Index("ix_staff_looks_at", "at"),
+)
+
 Stored = tuple[int, str, disputes_pb2.DisputeEvent]  # stream sequence, dispute id, event
 
 
@@ -58,6 +69,11 @@ def _row(d: Dispute) -> dict[str, Any]:
             "reporter_name": d.reporter_name, "seat": d.seat, "text": d.text, "opened_at": _at(d.opened_at),
             "status": d.status, "verdict": d.verdict, "note": d.note, "closed_by": d.closed_by,
             "closed_at": _at(d.closed_at), "annulled": d.annulled, "looks": d.looks, "seq": d.seq}
+
+
+def _look(seq: int, subject_id: str, ev: disputes_pb2.DisputeEvent) -> dict[str, Any]:
+    return {"seq": seq, "account_id": ev.looked.account_id, "name": ev.looked.name, "table_id": ev.looked.table_id,
+            "dispute_id": looked_dispute(subject_id), "at": _at(ev.time.ToNanoseconds() / 1e9)}
 
 
 def _dispute(dispute_id: str, row: Any) -> Dispute:
@@ -80,6 +96,8 @@ async def apply_many(conn: AsyncConnection, stored: list[Stored]) -> int:
         row = (await conn.execute(disputes.select().where(disputes.c.dispute_id == dispute_id))).first()
         d = _dispute(dispute_id, row)
         evolve(d, seq, ev)
+        if ev.WhichOneof("body") == "looked":
+            await conn.execute(looks.insert().values(_look(seq, dispute_id, ev)))
         if d.status != Status.NONE:  # an event of no dispute changes nothing
             if row is None:
                 await conn.execute(disputes.insert().values(dispute_id=dispute_id, **_row(d)))
@@ -114,3 +132,10 @@ async def reported_by(conn: AsyncConnection, reporter: str, limit: int = LISTED)
     rows = (await conn.execute(select(disputes).where(disputes.c.reporter == reporter)
                                .order_by(disputes.c.opened_at.desc(), disputes.c.dispute_id).limit(limit))).all()
     return [listed(r) for r in rows]
+
+
+async def recent_looks(conn: AsyncConnection, limit: int = LISTED) -> list[dict[str, Any]]:
+    """The staff's looks, newest first: who, when, which table, from which dispute (None: from none)."""
+    rows = (await conn.execute(select(looks).order_by(looks.c.at.desc(), looks.c.seq.desc()).limit(limit))).all()
+    return [{"name": r.name, "at": utc(r.at).isoformat(), "table_id": r.table_id, "dispute_id": r.dispute_id or None}
+            for r in rows]

@@ -72,8 +72,12 @@ class RateLimits:
     logins_per_address: int = 60
     logins_per_name_and_address: int = 10  # failed, from one address to one name (known or not): then 429
     logins_per_account: int = 10  # failed, to one name from every address: then each try waits (gateway/signins.py)
-    replays_per_address: int = 600  # a replay reads and folds a whole table's record: the costliest GET
-    replays_per_identity: int = 120
+    # A replay made (not kept) reads and folds a whole table: 0.2-0.3 ms of CPU per batch, 0.2 s for 700
+    # batches, mostly in the gateway's low-priority worker (docs/performance.md, "Issue 25: replays"); a kept
+    # one costs about 3 ms. 30 a minute from one address is at most 6 s of made replays a minute. Tokens are
+    # free: the limit per identity only spreads one person's asks.
+    replays_per_address: int = 30
+    replays_per_identity: int = 10
 
     @classmethod
     def from_env(cls) -> RateLimits:

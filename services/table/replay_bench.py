@@ -67,9 +67,9 @@ async def _command(nc: NATS, tid: str, actor: str, **command: object) -> table_p
     return reply
 
 
-async def _play(nc: NATS, repo: Repository[Table], tid: str, rng: random.Random, played: Counter,
+async def play_bots(nc: NATS, repo: Repository[Table], tid: str, rng: random.Random, played: Counter,
                 target: int) -> None:
-    """One bot-only table, played until the tables hold ``target`` events."""
+    """One bot-only table, played until the tables hold ``target`` events (``played`` counts theirs together)."""
     await _command(nc, tid, WATCHER, create=table_pb2.CreateTable(ruleset="classic52", seats=PLAYERS, watch=True))
     await _command(nc, tid, WATCHER, fill_bots=table_pb2.FillBots())
     await _command(nc, tid, WATCHER, start=table_pb2.StartMatch())
@@ -79,16 +79,21 @@ async def _play(nc: NATS, repo: Repository[Table], tid: str, rng: random.Random,
             played.events += len(stored.batch.events)
         if played.events >= target:
             return
-        match, bots = t.match, [p.identity for p in t.players]
-        assert match is not None
-        if t.status == Status.OVER:
-            await _command(nc, tid, bots[0], rematch=table_pb2.VoteRematch(accept=True))
-        elif match.round_over:
-            await _command(nc, tid, bots[0], next_round=table_pb2.NextRound())
-        else:
-            options = list(legal_actions(match, match.turn))
-            action = options[int(rng.random() * len(options))]
-            await _command(nc, tid, bots[match.turn], act=action_to_pb(action, match.rs.family))
+        await bots_move(nc, t, rng)
+
+
+async def bots_move(nc: NATS, t: Table, rng: random.Random) -> None:
+    """The next move of a bot-only table ``t`` (caught up): a random legal action, the next round, or a rematch."""
+    match, bots = t.match, [p.identity for p in t.players]
+    assert match is not None
+    if t.status == Status.OVER:
+        await _command(nc, t.table_id, bots[0], rematch=table_pb2.VoteRematch(accept=True))
+    elif match.round_over:
+        await _command(nc, t.table_id, bots[0], next_round=table_pb2.NextRound())
+    else:
+        options = list(legal_actions(match, match.turn))
+        action = options[int(rng.random() * len(options))]
+        await _command(nc, t.table_id, bots[match.turn], act=action_to_pb(action, match.rs.family))
 
 
 def _started(everyone: threading.Barrier) -> None:
@@ -138,7 +143,7 @@ async def drive(nats_url: str, tables_count: int, events: int, seed: int) -> dic
         try:
             played = Counter()
             repo = tables(EventStore(nc.jetstream()), cache_size=0)
-            await asyncio.gather(*(_play(nc, repo, tid, rng, played, events) for tid in ids))
+            await asyncio.gather(*(play_bots(nc, repo, tid, rng, played, events) for tid in ids))
         finally:
             await nc.close()
         await _run_in(pool, workers, {})  # every worker started (``_started``)

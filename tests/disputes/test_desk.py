@@ -72,8 +72,6 @@ async def test_a_report_keeps_the_tables_moment_and_its_reporter_sees_it(nats_ur
         empty = await call(d.g, "POST", f"/api/tables/{d.table_id}/disputes", {"text": " "}, session=d.ana)
         long = await call(d.g, "POST", f"/api/tables/{d.table_id}/disputes", {"text": "x" * 501}, session=d.ana)
         unknown = await call(d.g, "POST", "/api/tables/nope/disputes", {"text": "?"}, session=d.ana)
-        guest = await d.g.client("Gil")  # a guest watching may report too
-        guest_status, _ = await guest.post(f"/api/tables/{d.table_id}/disputes", {"text": "travou"})
         stored = await DisputeStore(d.g.platform.client.jetstream()).events(str(body["dispute_id"]))
         await d.project()
         _, mine, _ = await call(d.g, "GET", "/api/disputes/mine", session=d.ana)
@@ -81,9 +79,21 @@ async def test_a_report_keeps_the_tables_moment_and_its_reporter_sees_it(nats_ur
     assert body["table_seq"] == last and body["match_no"] == 1
     assert opened.WhichOneof("body") == "opened" and opened.opened.table_seq == last
     assert (opened.opened.table_id, opened.opened.seat, opened.opened.text) == (d.table_id, 0, "Ele não tinha o 7!")
-    assert (empty[0], long[0], unknown[0], guest_status) == (400, 400, 404, 201)
+    assert (empty[0], long[0], unknown[0]) == (400, 400, 404)
     assert [(m["text"], m["status"], m["table_seq"]) for m in mine["disputes"]] == [
         ("Ele não tinha o 7!", "open", last)]
+
+
+async def test_someone_who_never_sat_at_the_table_cannot_report_on_it(nats_url: str, tmp_path: Path) -> None:
+    async with desk(nats_url, tmp_path) as d:
+        guest = await d.g.client("Gil")  # never seated: watching, or not even that
+        status, body = await guest.post(f"/api/tables/{d.table_id}/disputes", {"text": "travou"})
+        rui = await register(d.g, "Rui")
+        account = await call(d.g, "POST", f"/api/tables/{d.table_id}/disputes", {"text": "?"}, session=rui)
+        stored = await d.g.platform.client.jetstream().stream_info(DISPUTES)
+    assert (status, body["error"]["code"]) == (403, "not_at_table")
+    assert (account[0], account[1]["error"]["code"]) == (403, "not_at_table")
+    assert stored.state.messages == 0  # nothing reported
 
 
 async def test_only_staff_list_look_at_and_close_disputes(nats_url: str, tmp_path: Path) -> None:
@@ -176,3 +186,17 @@ async def test_the_table_service_annuls_only_for_staff(nats_url: str, tmp_path: 
     assert codes == ("not_staff", "bad_match", "annulled")
     assert staff.WhichOneof("result") == "done"
     assert [ev.match_annulled for ev in stored] == [table_pb2.MatchAnnulled(match_no=1, dispute_id="d1")]
+
+
+async def test_the_desk_lists_every_staff_look_with_who_when_and_where(nats_url: str, tmp_path: Path) -> None:
+    async with desk(nats_url, tmp_path) as d:
+        dispute = (await d.report())["dispute_id"]
+        replayed = await call(d.g, "GET", f"/api/tables/{d.table_id}/replay", session=d.sol)  # a table over
+        await call(d.g, "GET", f"/api/staff/disputes/{dispute}", session=d.sol)
+        await d.project()
+        status, listed, _ = await call(d.g, "GET", "/api/staff/looks", session=d.sol)
+        refused = await call(d.g, "GET", "/api/staff/looks", session=d.bia)
+    assert replayed[0] == 200 and replayed[1]["viewer"] == "staff"
+    assert status == 200 and [(x["name"], x["table_id"], x["dispute_id"]) for x in listed["looks"]] == [
+        ("Sol", d.table_id, dispute), ("Sol", d.table_id, None)]  # newest first
+    assert all(x["at"].startswith("20") for x in listed["looks"]) and refused[0] == 403

@@ -91,6 +91,9 @@ async def test_a_report_is_upheld_by_staff_at_its_moment_and_the_player_reads_th
     await expect(sol.page).to_have_url(re.compile(r"/staff$"))
     await sol.by("staff-tab-closed").click()  # the closed ones, with their verdicts
     await reload_until(sol, "staff-dispute", "Procede · partida anulada")
+    await sol.by("staff-tab-looks").click()  # every staff look: Sol's, opened from the report
+    await expect(sol.page).to_have_url(re.compile(r"/staff\?vistas=1$"))
+    await reload_until(sol, "staff-look", f"{sol.name}.*aberta de um relato")
 
     # the match is annulled in the player's history; "Meus relatos" (from the own profile) has the answer
     await davi.page.get_by_role("link", name=f"Meu perfil ({davi.name})").click()

@@ -17,9 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from gateway.identity import identity_of
-from gateway.replay_api import looks_subject
+from gateway.replay_api import CACHE_KEY
 from maumau.v1 import table_pb2
 from services.accounts.staff import set_staff
+from services.disputes.domain import looks_subject
 from services.disputes.store import DisputeStore
 from services.rules.engine import legal_actions
 from services.rules.wire import action_to_pb
@@ -175,3 +176,90 @@ async def test_staff_see_every_hand_from_the_first_move_and_the_look_is_recorded
     assert (looked.looked.name, looked.looked.table_id) == ("Sol", TID) and looked.time.seconds > 0
     assert [ev.WhichOneof("body") for _, ev in dispute_events] == ["opened", "looked"]
     assert json.dumps(body).count('"hands"') >= len(dealt)
+
+
+@contextlib.asynccontextmanager
+async def live(nats_url: str, tmp_path: Path) -> AsyncIterator[tuple[Gateways, Client, str, str, str, int]]:
+    """Ana (a guest) and Sol (staff) play classic32; Ana reports at move 3, and 3 moves more are played.
+    Teo is staff too, not seated. Yields the gateways, Ana, Sol's and Teo's sessions, the dispute and its moment."""
+    async with platform(nats_url, tmp_path) as g:
+        ana = await g.client("Ana")
+        sol, teo = await register(g, "Sol"), await register(g, "Teo")
+        for name in ("Sol", "Teo"):
+            assert (await set_staff(g.platform.client, name, True)).account.staff
+        who = [identity_of(ana.token), (await call(g, "GET", "/api/me", session=sol))[1]["identity"]]
+        p, rng = g.platform, random.Random(3)
+        created = await p.send(TID, who[0], create=table_pb2.CreateTable(ruleset="classic32", seats=2), name="Ana")
+        await p.send(TID, who[1], join=table_pb2.JoinTable(invitation=created.done.invitation), name="Sol")
+        await p.send(TID, who[0], start=table_pb2.StartMatch())
+        for _ in range(3):
+            await _act(g, who, rng)
+        status, reported = await ana.post(f"/api/tables/{TID}/disputes", {"text": "Ele tinha o 7?"})
+        assert status == 201, reported
+        for _ in range(3):
+            t = await _act(g, who, rng)
+        assert t.match is not None and not t.match.round_over
+        yield g, ana, sol, teo, str(reported["dispute_id"]), int(reported["table_seq"])
+
+
+async def _looks(g: Gateways, *subjects: str) -> list[str]:
+    store = DisputeStore(g.platform.client.jetstream())
+    return [ev.WhichOneof("body") or "" for s in subjects for _, ev in await store.events(s)]
+
+
+async def test_staff_seated_at_a_table_get_their_seats_view_like_anyone(nats_url: str, tmp_path: Path) -> None:
+    async with live(nats_url, tmp_path) as (g, _, sol, _, dispute, _):
+        status, body, _ = await call(g, "GET", f"/api/tables/{TID}/replay", session=sol)
+        _, from_dispute, _ = await call(g, "GET", f"/api/tables/{TID}/replay?relato={dispute}", session=sol)
+        desk = await call(g, "GET", f"/api/staff/disputes/{dispute}", session=sol)
+        hands = await _hands(g)
+        looks = await _looks(g, looks_subject(TID), dispute)
+    for seen in (body, from_dispute):
+        assert seen["viewer"] == "seat" and seen["seat"] == 1 and "hands" not in _keys(seen)
+        for s in seen["steps"]:
+            if s["view"] is not None:
+                assert not _strings(s) & set(hands[s["seq"]][0])  # not one of Ana's cards
+    assert status == 200 and (desk[0], desk[1]["error"]["code"]) == (403, "staff_seated")
+    assert looks == ["opened"]  # no look: nothing was seen in full
+
+
+async def test_staff_see_a_table_being_played_as_a_spectator_unless_from_a_report(nats_url: str,
+                                                                                  tmp_path: Path) -> None:
+    async with live(nats_url, tmp_path) as (g, _, _, teo, dispute, _):
+        status, body, _ = await call(g, "GET", f"/api/tables/{TID}/replay", session=teo)
+        looks = await _looks(g, looks_subject(TID), dispute)
+    assert status == 200 and body["viewer"] == "spectator" and body["full_until"] is None
+    assert "hands" not in _keys(body) and "hand" not in _keys(body)
+    assert looks == ["opened"]
+
+
+async def test_staff_from_a_report_see_every_hand_up_to_its_moment_only(nats_url: str, tmp_path: Path) -> None:
+    async with live(nats_url, tmp_path) as (g, _, _, teo, dispute, moment):
+        status, body, _ = await call(g, "GET", f"/api/tables/{TID}/replay?relato={dispute}", session=teo)
+        hands = await _hands(g)
+        looks = await _looks(g, looks_subject(TID), dispute)
+    assert status == 200 and body["viewer"] == "staff" and body["full_until"] == moment
+    dealt = [s for s in body["steps"] if s["view"] is not None]
+    before = [s for s in dealt if s["seq"] <= moment]
+    after = [s for s in dealt if s["seq"] > moment]
+    assert before and len(after) == 3
+    for s in before:
+        assert [sorted(h) for h in s["view"]["hands"]] == [sorted(h) for h in hands[s["seq"]]]
+    for s in after:  # past the moment, as anyone watching
+        assert "hands" not in _keys(s) and not _strings(s) & {c for h in hands[s["seq"]] for c in h}
+    assert looks == ["opened", "looked"]  # recorded on the dispute
+
+
+async def test_a_tables_replay_is_made_once_for_every_spectator_and_kept_at_its_sequence(nats_url: str,
+                                                                                        tmp_path: Path) -> None:
+    async with finished(nats_url, tmp_path) as (g, ana, _, _):
+        gil, lia = await g.client("Gil"), await g.client("Lia")
+        _, first = await gil.get(f"/api/tables/{TID}/replay")
+        _, second = await lia.get(f"/api/tables/{TID}/replay")
+        await ana.get(f"/api/tables/{TID}/replay")
+        last = await g.platform.last_seq(TID)
+        cache = g.apps[0][CACHE_KEY]
+        kept = cache.cached(TID, last, "spectator")
+    assert first == second and kept is not None and json.loads(kept.raw) == first
+    assert sorted(kind for table, kind in cache.bodies if table == TID) == [f"own:{identity_of(ana.token)}",
+                                                                              "spectator"]

@@ -19,7 +19,7 @@ export function mayLeave(p) {
 /** What the open menu shows depends on only these: the same key, nothing to draw again. */
 export function menuKey(p) {
   const { st } = p;
-  return [st.menu, getLang(), p.design, soundOn(), mayLeave(p), st.info.ruleset, JSON.stringify(st.info.options)].join('|');
+  return [st.menu, getLang(), p.design, soundOn(), mayLeave(p), p.seated, st.info.ruleset, JSON.stringify(st.info.options)].join('|');
 }
 
 export function renderMenuButton(p) {
@@ -60,7 +60,7 @@ function mainView(p) {
         class: 'btn btn-small', type: 'button', testid: `menu-lang-${l}`, 'data-focus': `menu-lang-${l}`, lang: l,
         'aria-pressed': l === lang ? 'true' : 'false', onclick: () => setLang(l),
       }, t(`menu.lang.${l}`))))),
-    reportItem(p),
+    p.seated ? reportItem(p) : null, // only a seat may report (docs/disputes.md)
     mayLeave(p) ? h('button', { class: 'btn btn-danger menu-item', type: 'button', testid: 'menu-leave', 'data-focus': 'menu-leave',
       onclick: () => { p.set({ menu: 'leave' }); p.focus('menu-leave-cancel'); } }, t('menu.leave')) : null,
     h('button', { class: 'btn btn-primary menu-item', type: 'button', testid: 'menu-close', 'data-focus': 'menu-close',

@@ -22,7 +22,8 @@ test('an annulled match is said in the table log, in both languages', () => {
 });
 
 test('the disputes refusals and the report limit have words', () => {
-  for (const code of ['not_staff', 'unknown_dispute', 'dispute_closed', 'bad_verdict', 'no_match', 'match_in_play', 'annulled']) {
+  for (const code of ['not_staff', 'unknown_dispute', 'dispute_closed', 'bad_verdict', 'no_match', 'match_in_play', 'annulled',
+    'not_at_table', 'staff_seated']) {
     assert.doesNotMatch(errorText(code), /Algo deu errado/, code);
   }
   assert.equal(MAX_REPORT, 500);
