@@ -3,7 +3,8 @@
 A short match against bots (a goal of 1 point: the first round ends it) shows the final
 standings in order (most points first where they are collected, fewest where they count
 against; equal scores share a place), the winner and REVANCHE inside the screen without
-scrolling, tells ``mm:match-end`` on the table's element, and REVANCHE starts the next match.
+scrolling, breaks no word across two lines, tells ``mm:match-end`` on the table's element, and
+REVANCHE starts the next match.
 """
 
 from __future__ import annotations
@@ -24,6 +25,24 @@ STANDINGS = """
 () => [...document.querySelectorAll('[data-testid="standings"] li')].map((li) => ({
   seat: Number(li.dataset.seat), place: Number(li.dataset.place), winner: li.classList.contains('standing-winner'),
   score: Number(li.querySelector('[data-testid="standing-score"]')?.dataset.score ?? NaN) }))
+"""
+
+# the words of an element (not the shuffle's seed, a code) that the layout broke across two lines
+BROKEN_WORDS = """
+(root) => {
+  const broken = [];
+  const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+    if (node.parentElement.closest('code')) continue;
+    for (const m of node.data.matchAll(/[^\\s\\-–—·]+/g)) {
+      const range = document.createRange();
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      if (range.getClientRects().length > 1) broken.push(m[0]);
+    }
+  }
+  return broken;
+}
 """
 
 # where a thing is on the screen as the player sees it now: [top, bottom, the screen's height]
@@ -51,6 +70,7 @@ async def test_a_short_match_ends_on_its_own_screen(players: Players, ruleset: s
     await in_view(ana, "btn-rematch")
     await expect(ana.by("btn-new-table")).to_have_attribute("href", f"/?regra={ruleset}")
     await ana.shot(f"match-end-{ruleset}-{device}", full_page=False)
+    assert await ana.by("round-review").evaluate(BROKEN_WORDS) == []
 
     rows: list[dict[str, Any]] = await ana.page.evaluate(STANDINGS)
     scores = (await ana.frames())[-1]["view"]["scores"]
