@@ -6,6 +6,7 @@
 import { backSVG } from '../cards.js';
 import { flyGhost, reducedMotion, slideFrom } from '../dom.js';
 import { CARD_ACTIONS } from './legal.js';
+import { matchEnded } from './state.js';
 
 const REVEAL_STEP_MS = 110; // one card after the other…
 const REVEAL_CARD_MS = 280; // …each turned over in this (a step stays under 400 ms)
@@ -79,7 +80,7 @@ export function revealRound(el, events) {
  * table, the match, the winners and whether this viewer is one of them (docs/protocol.md).
  */
 export function celebrateMatch(el, before, info, me) {
-  if (before?.status !== 'playing' || !['over', 'ended'].includes(info?.status)) return;
+  if (!matchEnded(before, info)) return;
   const winners = info.winners || [];
   el.dispatchEvent(new CustomEvent('mm:match-end', { bubbles: true,
     detail: { table: info.table_id, match_no: info.match_no, winners, won: winners.includes(me), seated: me >= 0 } }));
