@@ -11,7 +11,7 @@ import { errorText, t } from './i18n.js';
 import { nameForm } from './lobby.js';
 import { renderActions, renderGiveUp } from './table/actions.js';
 import { renderAutoMode } from './table/automatic.js';
-import { animate, captureRects } from './table/animate.js';
+import { animate, captureRects, celebrateMatch, revealRound } from './table/animate.js';
 import { renderCentre, renderTurn, timerText } from './table/centre.js';
 import { buildChat, renderChatFrame, renderChatLog } from './table/chat.js';
 import { renderChooser, renderCompanion } from './table/chooser.js';
@@ -80,6 +80,8 @@ export function createTableScreen(ctx, tableId, invitation) {
     const rects = captureRects(el);
     render();
     if (animate(el, frame.events || [], rects, { me: mySeat(st), playRect, design: ctx.design })) playRect = null;
+    revealRound(el, frame.events || []);
+    celebrateMatch(el, before.info, st.info, mySeat(st));
   }
   for (const type of ['state', 'events', 'chat', 'error']) on(type, onFrame);
 

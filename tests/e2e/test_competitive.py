@@ -155,6 +155,9 @@ async def test_a_competitive_match_given_up_penalises_the_leaver_and_moves_xp_an
     await davi.click_command(davi.by("btn-giveup-confirm"))
     await expect(vera.by("match-winner")).to_contain_text("Você venceu")
     await expect(vera.by("match-stake")).to_have_text("⚔ O pote de 100 fichas é seu!")
+    # the final standings say what each one's chips and XP did
+    await expect(vera.by("standing-0").get_by_test_id("standing-change")).to_have_text("+50 fichas · +20 XP")
+    await expect(vera.by("standing-1").get_by_test_id("standing-change")).to_have_text("−50 fichas · −10 XP")
     vote = vera.by("penalty-vote")
     await expect(vote).to_contain_text("Penalizar quem saiu?")
     await expect(vote).to_contain_text(f"{davi.name} saiu da partida competitiva")
@@ -171,6 +174,7 @@ async def test_a_competitive_match_given_up_penalises_the_leaver_and_moves_xp_an
     await expect(vera.by("event-log")).to_contain_text("Você votou para penalizar quem saiu.")
     await expect(vera.by("event-log")).to_contain_text(f"{davi.name} foi penalizado: menos 10 XP.")
     await expect(davi.by("penalty-outcome")).to_have_text("Você foi penalizado por ter saído: perdeu mais 10 XP.")
+    await expect(davi.by("standing-1").get_by_test_id("standing-change")).to_have_text("−50 fichas · −20 XP")
     await expect(davi.by("event-log")).to_contain_text(f"{vera.name} votou para penalizar quem saiu.")
     await expect(davi.by("event-log")).to_contain_text("Você foi penalizado: menos 10 XP.")
     await fits(davi, "the table after the vote")

@@ -331,6 +331,11 @@ export const en = {
   'match.ended.absence': v => `Match ended by ${v.name}'s absence.`,
   'match.ended.expired': 'Table expired: 7 days without a move, no winner.',
   'match.home': 'BACK HOME',
+  'review.last_round': v => `Last round · Round ${v.n}`,
+  'match.standings': 'Final standings',
+  'match.place': v => `${v.n}${['th', 'st', 'nd', 'rd'][(v.n % 100 > 10 && v.n % 100 < 14) || v.n % 10 > 3 ? 0 : v.n % 10]}`,
+  'match.points': v => `${v.n} ${plural(v.n, 'point', 'points')}`,
+  'match.new_table': 'NEW TABLE',
 
   'log.created': 'Table created.',
   'log.joined': v => `${v.name} sat down.`,

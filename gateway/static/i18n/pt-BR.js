@@ -338,6 +338,11 @@ export const pt = {
   'match.ended.absence': v => `Partida encerrada pela ausência de ${v.name}.`,
   'match.ended.expired': 'Mesa expirada: 7 dias sem jogadas, sem vencedor.',
   'match.home': 'VOLTAR AO INÍCIO',
+  'review.last_round': v => `Última rodada · Rodada ${v.n}`,
+  'match.standings': 'Classificação final',
+  'match.place': v => `${v.n}º`,
+  'match.points': v => `${v.n} ${plural(v.n, 'ponto', 'pontos')}`,
+  'match.new_table': 'NOVA MESA',
 
   // event log
   'log.created': 'Mesa criada.',

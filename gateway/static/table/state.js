@@ -32,6 +32,11 @@ export function mySeat(st) {
   return st.info && st.info.my_seat >= 0 ? st.info.my_seat : -1;
 }
 
+/** Whether the match ended between two pictures of the table (it was being played): its moment, once. */
+export function matchEnded(before, info) {
+  return before?.status === 'playing' && ['over', 'ended'].includes(info?.status);
+}
+
 /** What the legal actions of the state's view allow. */
 export function legalOf(st) {
   return groupLegal(st.view?.legal_actions || []);

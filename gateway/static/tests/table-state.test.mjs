@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { initialState, legalOf, mySeat, reduceFrame } from '../table/state.js';
+import { initialState, legalOf, matchEnded, mySeat, reduceFrame } from '../table/state.js';
 
 const NOW = 1_000_000;
 const info = (extra = {}) => ({
@@ -110,4 +110,12 @@ test('ace_with_company: the Ace waiting for its companion stays only while it ma
   const moved = reduceFrame(st, stateFrame({ seq: 7, view: view({ turn: 1, hand: ['AH', '9H', 'JC'], legal_actions: [] }) }), NOW);
   assert.equal(moved.companion, null);
   assert.equal(moved.chooser, null);
+});
+
+test('a match ends once: from a picture being played to one played out or ended, not on a later picture', () => {
+  assert.equal(matchEnded({ status: 'playing' }, { status: 'over' }), true);
+  assert.equal(matchEnded({ status: 'playing' }, { status: 'ended' }), true); // given up, an absence
+  assert.equal(matchEnded({ status: 'over' }, { status: 'over' }), false); // a rematch vote after it
+  assert.equal(matchEnded(null, { status: 'over' }), false); // the first picture: the table opened after the end
+  assert.equal(matchEnded({ status: 'playing' }, { status: 'playing' }), false);
 });
