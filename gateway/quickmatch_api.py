@@ -27,7 +27,7 @@ from gateway.http_api import DB_KEY, NATS_KEY, TABLES_KEY, caller, json_body, js
 from gateway.sessions import session_of
 from maumau.v1 import table_pb2
 from services.matchmaking.pool import Group
-from services.matchmaking.store import Busy, Matchmaking, pool_key
+from services.matchmaking.store import AlreadyWaiting, Busy, Matchmaking, pool_key
 from services.rules.rulesets import OptionError, make_ruleset
 from services.rules.wire import option_to_pb
 from services.runtime.settings import Settings
@@ -81,6 +81,9 @@ class QuickMatch:
                                                                   account, time.time())
             if group is not None:
                 await self._create(group)
+        except AlreadyWaiting:
+            raise Refusal(409, "already_waiting", "you are waiting for another quick match already (another tab?): "
+                          "cancel it first") from None
         except (Busy, *UNREACHABLE):
             raise Refusal(503, "unavailable", "the quick match did not answer; try again") from None
         return {"ticket": ticket, "status": state, "table_id": table_id or None}

@@ -8,8 +8,14 @@ one group — and a full pool becomes exactly one group, whichever replica fille
 A waiting player's page asks about its ticket every second or two; each question marks the
 ticket seen in a second bucket whose entries live ``SEEN_SECONDS``. A ticket nobody asked
 about for that long (a closed tab, a lost phone) is dropped the next time the pool changes,
-rather than seated at a table nobody will play. Each player's latest ticket is remembered
-(``who.<identity digest>``) so that asking again, anywhere, first takes back the old one.
+rather than seated at a table nobody will play.
+
+A player has one live ticket across all pools: ``who.<identity digest>`` is claimed by
+compare-and-set (created, or updated naming the revision read) before the ticket enters its
+pool, so of two asks racing from two tabs on two replicas one claims it and the other sees the
+claim. A claim holds while its ticket waits, or is on its way in (seen, not yet in its pool);
+a ticket matched, cancelled (its seen mark deleted) or unseen for ``SEEN_SECONDS`` frees it.
+A ticket cancelled on its way in is kept out of its pool by a tombstone (``pool.cancel``).
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import hashlib
 import json
 import logging
 import secrets
+import time
 from collections import defaultdict
 from collections.abc import Callable
 from typing import TypeVar
@@ -39,6 +46,7 @@ from services.matchmaking.pool import (
     group_from_json,
     group_of,
     group_to_json,
+    stale,
     status,
 )
 from services.runtime.timeouts import stop, within
@@ -80,6 +88,14 @@ class Busy(Exception):
     """The pool kept changing under this request (it may be sent again)."""
 
 
+class AlreadyWaiting(Exception):
+    """The player waits in another pool already (``ticket``): one live ticket per player."""
+
+    def __init__(self, ticket: str) -> None:
+        super().__init__(ticket)
+        self.ticket = ticket
+
+
 class Matchmaking:
     def __init__(self, kv: KeyValue, seen: KeyValue, partitions: int = 1) -> None:
         self.kv, self.seen = kv, seen
@@ -99,19 +115,24 @@ class Matchmaking:
         return cls(await _bucket(js, BUCKET, BUCKET_TTL, replicas),
                    await _bucket(js, SEEN_BUCKET, seen_seconds, replicas), partitions)
 
-    async def _change(self, key: str, change: Callable[[Pool], T], check_seen: bool = False) -> tuple[Pool, T]:
+    async def _change(self, key: str, change: Callable[[Pool], T], now: float | None = None) -> tuple[Pool, T]:
+        """Change pool ``key`` by compare-and-set; with ``now`` (an ask), drop its unseen tickets and settle
+        its old groups first."""
         async with self.locks[key]:
-            return await self._change_now(key, change, check_seen)
+            return await self._change_now(key, change, now)
 
-    async def _change_now(self, key: str, change: Callable[[Pool], T], check_seen: bool) -> tuple[Pool, T]:
+    async def _change_now(self, key: str, change: Callable[[Pool], T], now: float | None) -> tuple[Pool, T]:
         for _ in range(RETRIES):
             try:
                 entry = await self.kv.get(f"pool.{key}")
                 pool, revision = Pool.from_json(json.loads(entry.value or b"{}")), entry.revision
             except KeyNotFoundError:
                 pool, revision = Pool(), None
-            if check_seen:
-                drop(pool, {w.ticket for w in pool.waiting if not await self._alive(w.ticket)})
+            if now is not None:
+                alive = await asyncio.gather(*(self._alive(w.ticket) for w in pool.waiting))
+                drop(pool, {w.ticket for w, seen in zip(pool.waiting, alive, strict=True) if not seen})
+                for group in stale(pool, now):
+                    await self._settle(group)
             result = change(pool)
             value = json.dumps(pool.to_json()).encode()
             try:
@@ -124,6 +145,18 @@ class Matchmaking:
                 continue
         raise Busy(f"the pool {key} kept changing")
 
+    async def _seat(self, group: Group) -> None:
+        """Each ticket of ``group`` keeps it under its own key (the pool keeps it a moment only)."""
+        value = json.dumps(group_to_json(group)).encode()
+        for t in group.tickets:
+            await self.kv.put(f"seated.{t.ticket}", value)
+
+    async def _settle(self, group: Group) -> None:
+        """Before ``group`` leaves its pool, its tickets' keys hold it: written by the replica that formed it
+        (the last one last), else — it died in between — here."""
+        if await self._seated(group.tickets[-1].ticket) is None:
+            await self._seat(group)
+
     async def _alive(self, ticket: str) -> bool:
         try:
             await self.seen.get(f"seen.{ticket}")
@@ -133,36 +166,82 @@ class Matchmaking:
 
     async def ask(self, key: str, seats: int, identity: str, name: str, account: bool,
                   now: float) -> tuple[str, str, str, Group | None]:
-        """Wait in pool ``key``: (ticket, status, table id, the group when this request completed it)."""
-        await self.leave(identity)
+        """Wait in pool ``key``: (ticket, status, table id, the group when this request completed it).
+
+        The player's ticket waiting in this pool already (another tab's) is the answer; one waiting in
+        another pool is ``AlreadyWaiting``.
+        """
         ticket = Ticket(f"{key}.{secrets.token_hex(8)}", identity, name, account)
-        await self.seen.put(f"seen.{ticket.ticket}", b"")
-        pool, _ = await self._change(key, lambda p: ask(p, ticket, seats, now, self.partitions), check_seen=True)
-        mine = next((w.ticket for w in pool.waiting if w.identity == identity), ticket.ticket)  # another tab's
+        await self.seen.put(f"seen.{ticket.ticket}", b"")  # before the claim: a claimed ticket on its way is seen
+        mine = await self._claim(identity, key, ticket.ticket)
+        if mine != ticket.ticket:
+            await self.seen.delete(f"seen.{ticket.ticket}")
+            state, table_id, _ = await self._where(mine)
+            return mine, "waiting" if state == "cancelled" else state, table_id, None  # cancelled: on its way
+        pool, _ = await self._change(key, lambda p: ask(p, ticket, seats, now, self.partitions), now)
         state, table_id = status(pool, mine)
-        await self.kv.put(_who(identity), mine.encode())
         group = group_of(pool, table_id) if table_id else None
         if group is not None:  # this request filled the pool: each of its tickets keeps its group
-            for t in group.tickets:
-                await self.kv.put(f"seated.{t.ticket}", json.dumps(group_to_json(group)).encode())
+            await self._seat(group)
         return mine, state, table_id, group
+
+    async def _claim(self, identity: str, key: str, ticket: str) -> str:
+        """Make ``ticket`` the player's one live ticket, or answer the live one it has in pool ``key``."""
+        who = _who(identity)
+        for _ in range(RETRIES):
+            try:
+                entry: KeyValue.Entry | None = await self.kv.get(who)
+            except KeyNotFoundError:
+                entry = None
+            held = entry.value.decode() if entry is not None and entry.value else ""
+            if held and await self._live(held):
+                if _pool_of(held) != key:
+                    raise AlreadyWaiting(held)
+                return held
+            try:
+                if entry is None:
+                    await self.kv.create(who, ticket.encode())
+                else:
+                    await self.kv.update(who, ticket.encode(), last=entry.revision)
+                return ticket
+            except KeyWrongLastSequenceError:
+                continue  # another ask of the player's claimed it first: look at that one
+        raise Busy(f"the player's ticket kept changing ({key})")
+
+    async def _live(self, ticket: str) -> bool:
+        """``ticket`` holds its player's claim: it waits; or it was matched a moment ago (its group still in
+        its pool: a second ask racing the first is refused, not seated elsewhere); or it is on its way in
+        (seen, neither in its pool nor seated yet)."""
+        if status(await self._pool(_pool_of(ticket)), ticket)[0] != "cancelled":
+            return True
+        return await self._alive(ticket) and await self._seated(ticket) is None
 
     async def status(self, ticket: str) -> Status:
         """Where ``ticket`` is, marking it seen: (status, table id, its group once matched)."""
         await self.seen.put(f"seen.{ticket}", b"")
-        try:
-            entry = await self.kv.get(f"pool.{_pool_of(ticket)}")
-        except KeyNotFoundError:
-            return "cancelled", "", None
-        pool = Pool.from_json(json.loads(entry.value or b"{}"))
+        return await self._where(ticket)
+
+    async def _where(self, ticket: str) -> Status:
+        """``status`` without marking the ticket seen."""
+        pool = await self._pool(_pool_of(ticket))
         state, table_id = status(pool, ticket)
         if state == "cancelled":  # or matched a while ago: its group is no longer in the pool
-            try:
-                seated = group_from_json(json.loads((await self.kv.get(f"seated.{ticket}")).value or b"{}"))
+            seated = await self._seated(ticket)
+            if seated is not None:
                 return "matched", seated.table_id, seated
-            except KeyNotFoundError:
-                pass
         return state, table_id, group_of(pool, table_id) if table_id else None
+
+    async def _pool(self, key: str) -> Pool:
+        try:
+            return Pool.from_json(json.loads((await self.kv.get(f"pool.{key}")).value or b"{}"))
+        except KeyNotFoundError:
+            return Pool()
+
+    async def _seated(self, ticket: str) -> Group | None:
+        try:
+            return group_from_json(json.loads((await self.kv.get(f"seated.{ticket}")).value or b"{}"))
+        except KeyNotFoundError:
+            return None
 
     async def wait(self, ticket: str, seconds: float) -> Status:
         """``status``, once it is no longer "waiting" or ``seconds`` have passed (a long poll).
@@ -208,20 +287,15 @@ class Matchmaking:
                 await asyncio.sleep(0.5)
 
     async def cancel(self, ticket: str) -> tuple[str, str]:
-        """Take ``ticket`` out of its pool: ("cancelled", "") or, too late, ("matched", table id)."""
+        """Take ``ticket`` out of its pool: ("cancelled", "") or, too late, ("matched", table id). Its seen
+        mark goes too: the player's claim is free at once."""
         try:
-            await self.kv.get(f"pool.{_pool_of(ticket)}")
+            await self.kv.get(f"pool.{_pool_of(ticket)}")  # a pool nobody asked in is not made by a cancel
         except KeyNotFoundError:
             return "cancelled", ""
-        pool, _ = await self._change(_pool_of(ticket), lambda p: cancel(p, ticket))
+        pool, _ = await self._change(_pool_of(ticket), lambda p: cancel(p, ticket, time.time()))
+        await self.seen.delete(f"seen.{ticket}")
         state, table_id = status(pool, ticket)
+        if state == "cancelled":  # or matched a while ago: its group may have left the pool
+            state, table_id, _ = await self._where(ticket)
         return ("matched", table_id) if state == "matched" else ("cancelled", "")
-
-    async def leave(self, identity: str) -> None:
-        """Take back the player's waiting ticket, wherever it waits (asking anew, or sitting down elsewhere)."""
-        try:
-            previous = (await self.kv.get(_who(identity))).value
-        except KeyNotFoundError:
-            return
-        if previous:
-            await self.cancel(previous.decode())
