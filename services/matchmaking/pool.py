@@ -7,7 +7,8 @@ created once however many replicas try (the table service refuses a second creat
 
 >>> p = Pool()
 >>> ask(p, Ticket("t1", "ana", "Ana"), seats=2, now=0.0)
->>> ask(p, Ticket("t2", "bia", "Bia"), seats=2, now=1.0)
+>>> ask(p, Ticket("t2", "bia", "Bia"), seats=2, now=1.0).table_id
+'q628b49d96dc'
 >>> status(p, "t1"), status(p, "t2") == status(p, "t1"), p.waiting
 (('matched', 'q628b49d96dc'), True, [])
 """
@@ -76,18 +77,22 @@ def stale(p: Pool, now: float) -> list[Group]:
     return [g for g in p.groups if now - g.at >= KEEP_SECONDS]
 
 
-def ask(p: Pool, t: Ticket, seats: int, now: float, partitions: int = 1) -> None:
-    """``t`` waits in the pool (once per player: asking again keeps the first ticket, and a ticket cancelled
-    before it came in stays out); a full pool becomes a group."""
+def ask(p: Pool, t: Ticket, seats: int, now: float, partitions: int = 1) -> Group | None:
+    """``t`` waits in the pool (once per player and ticket: asking again keeps the first ticket, a ticket
+    here or seated already stays as it is, and one cancelled before it came in stays out); a full pool
+    becomes a group, the answer."""
     p.groups = [g for g in p.groups if now - g.at < KEEP_SECONDS]
     p.cancelled = {ticket: at for ticket, at in p.cancelled.items() if now - at < TOMBSTONE_SECONDS}
-    if t.ticket in p.cancelled or any(w.identity == t.identity for w in p.waiting):
-        return
+    if (t.ticket in p.cancelled or status(p, t.ticket)[0] != "cancelled"
+            or any(w.identity == t.identity for w in p.waiting)):
+        return None
     t.asked = now
     p.waiting.append(t)
-    if len(p.waiting) >= seats:
-        group, p.waiting = p.waiting[:seats], p.waiting[seats:]
-        p.groups.append(Group(table_id_of(group[0].ticket, partitions), group, now))
+    if len(p.waiting) < seats:
+        return None
+    tickets, p.waiting = p.waiting[:seats], p.waiting[seats:]
+    p.groups.append(group := Group(table_id_of(tickets[0].ticket, partitions), tickets, now))
+    return group
 
 
 def cancel(p: Pool, ticket: str, now: float) -> bool:

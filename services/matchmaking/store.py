@@ -29,7 +29,8 @@ import secrets
 import time
 from collections import defaultdict
 from collections.abc import Callable
-from typing import TypeVar
+from dataclasses import dataclass
+from typing import Any, TypeVar, cast
 
 from nats.errors import Error as NatsError
 from nats.js import JetStreamContext
@@ -96,51 +97,91 @@ class AlreadyWaiting(Exception):
         self.ticket = ticket
 
 
+@dataclass
+class _Pending:
+    """A change of a pool waiting for its writer: what to do, who waits for it, and an ask's time."""
+
+    change: Callable[[Pool], Any]
+    done: asyncio.Future[tuple[Pool, Any]]
+    now: float | None
+
+
 class Matchmaking:
-    def __init__(self, kv: KeyValue, seen: KeyValue, partitions: int = 1) -> None:
+    def __init__(self, kv: KeyValue, seen: KeyValue, partitions: int = 1, seen_seconds: float = SEEN_SECONDS) -> None:
         self.kv, self.seen = kv, seen
+        # a ticket asked for less than half of this ago is seen (its mark was put as it asked, a cancel takes
+        # it out of the pool): only older ones are looked up, one round trip each, before a pool changes
+        self.seen_seconds = seen_seconds
         self.partitions = partitions  # the streams new tables spread over (MAUMAU_STREAM_PARTITIONS)
         self.waiting: dict[str, dict[str, asyncio.Future[Status]]] = {}  # per pool: the long polls, by ticket
         self.followers: dict[str, asyncio.Task[None]] = {}  # one watcher per pool asked about here
-        # one change of a pool at a time in this process: requests racing each other for the same
-        # revision would lose to one another (each round one winner: a crowd's work grows as its square)
-        self.locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        # one writer per pool in this process, taking every change asked for meanwhile into its next write:
+        # requests racing each other for the same revision would lose to one another (a crowd's work
+        # growing as its square), and one write per request queues a busy pool's asks behind each other
+        # at a few round trips each (2,000 players waited seconds)
+        self.pending: defaultdict[str, list[_Pending]] = defaultdict(list)
+        self.writers: dict[str, asyncio.Task[None]] = {}
 
     async def close(self) -> None:
-        await stop(*self.followers.values())
+        await stop(*self.followers.values(), *self.writers.values())
 
     @classmethod
     async def open(cls, js: JetStreamContext, replicas: int = 1, seen_seconds: float = SEEN_SECONDS,
                    partitions: int = 1) -> Matchmaking:
         return cls(await _bucket(js, BUCKET, BUCKET_TTL, replicas),
-                   await _bucket(js, SEEN_BUCKET, seen_seconds, replicas), partitions)
+                   await _bucket(js, SEEN_BUCKET, seen_seconds, replicas), partitions, seen_seconds)
 
     async def _change(self, key: str, change: Callable[[Pool], T], now: float | None = None) -> tuple[Pool, T]:
-        """Change pool ``key`` by compare-and-set; with ``now`` (an ask), drop its unseen tickets and settle
-        its old groups first."""
-        async with self.locks[key]:
-            return await self._change_now(key, change, now)
+        """Change pool ``key`` by compare-and-set, in the pool writer's next write; with ``now`` (an ask), its
+        unseen tickets are dropped and its old groups settled first. The pool as written, and what ``change``
+        answered."""
+        done: asyncio.Future[tuple[Pool, Any]] = asyncio.get_running_loop().create_future()
+        self.pending[key].append(_Pending(change, done, now))
+        if key not in self.writers:
+            self.writers[key] = asyncio.create_task(self._write(key), name=f"quick-write-{key}")
+        pool, answer = await done
+        return pool, cast(T, answer)
 
-    async def _change_now(self, key: str, change: Callable[[Pool], T], now: float | None) -> tuple[Pool, T]:
+    async def _write(self, key: str) -> None:
+        """Write pool ``key``'s changes, all of those waiting at once, until none waits."""
+        try:
+            while self.pending[key]:
+                batch = self.pending.pop(key)
+                asks = [p.now for p in batch if p.now is not None]
+                try:
+                    pool, answers = await self._change_now(key, [p.change for p in batch], max(asks, default=None))
+                except Exception as e:  # told to every request of the batch: none waits for ever
+                    for p in batch:
+                        if not p.done.done():
+                            p.done.set_exception(e)
+                    continue
+                for p, answer in zip(batch, answers, strict=True):
+                    if not p.done.done():  # its request may have gone
+                        p.done.set_result((pool, answer))
+        finally:
+            del self.writers[key]
+
+    async def _change_now(self, key: str, changes: list[Callable[[Pool], Any]],
+                          now: float | None) -> tuple[Pool, list[Any]]:
         for _ in range(RETRIES):
             try:
                 entry = await self.kv.get(f"pool.{key}")
                 pool, revision = Pool.from_json(json.loads(entry.value or b"{}")), entry.revision
             except KeyNotFoundError:
                 pool, revision = Pool(), None
-            if now is not None:
-                alive = await asyncio.gather(*(self._alive(w.ticket) for w in pool.waiting))
-                drop(pool, {w.ticket for w, seen in zip(pool.waiting, alive, strict=True) if not seen})
-                for group in stale(pool, now):
-                    await self._settle(group)
-            result = change(pool)
+            if now is not None:  # the round trips at once: a busy pool's writes queue behind them
+                doubtful = [w.ticket for w in pool.waiting if now - w.asked > self.seen_seconds / 2]
+                alive, _ = await asyncio.gather(asyncio.gather(*(self._alive(t) for t in doubtful)),
+                                                asyncio.gather(*(self._settle(g) for g in stale(pool, now))))
+                drop(pool, {t for t, seen in zip(doubtful, alive, strict=True) if not seen})
+            answers = [change(pool) for change in changes]
             value = json.dumps(pool.to_json()).encode()
             try:
                 if revision is None:
                     await self.kv.create(f"pool.{key}", value)
                 else:
                     await self.kv.update(f"pool.{key}", value, last=revision)
-                return pool, result
+                return pool, answers
             except KeyWrongLastSequenceError:
                 continue
         raise Busy(f"the pool {key} kept changing")
@@ -148,12 +189,13 @@ class Matchmaking:
     async def _seat(self, group: Group) -> None:
         """Each ticket of ``group`` keeps it under its own key (the pool keeps it a moment only)."""
         value = json.dumps(group_to_json(group)).encode()
-        for t in group.tickets:
-            await self.kv.put(f"seated.{t.ticket}", value)
+        *first, last = group.tickets
+        await asyncio.gather(*(self.kv.put(f"seated.{t.ticket}", value) for t in first))
+        await self.kv.put(f"seated.{last.ticket}", value)  # the last last: once it is there, all are (_settle)
 
     async def _settle(self, group: Group) -> None:
         """Before ``group`` leaves its pool, its tickets' keys hold it: written by the replica that formed it
-        (the last one last), else — it died in between — here."""
+        (``_seat``), else — it died in between — here."""
         if await self._seated(group.tickets[-1].ticket) is None:
             await self._seat(group)
 
@@ -168,19 +210,17 @@ class Matchmaking:
                   now: float) -> tuple[str, str, str, Group | None]:
         """Wait in pool ``key``: (ticket, status, table id, the group when this request completed it).
 
-        The player's ticket waiting in this pool already (another tab's) is the answer; one waiting in
-        another pool is ``AlreadyWaiting``.
+        The player's ticket waiting in this pool already (another tab's, or that of an ask that failed) is
+        the answer; one waiting in another pool is ``AlreadyWaiting``.
         """
         ticket = Ticket(f"{key}.{secrets.token_hex(8)}", identity, name, account)
         await self.seen.put(f"seen.{ticket.ticket}", b"")  # before the claim: a claimed ticket on its way is seen
         mine = await self._claim(identity, key, ticket.ticket)
-        if mine != ticket.ticket:
+        if mine != ticket.ticket:  # brought in again: the ask that claimed it may have failed on its way
             await self.seen.delete(f"seen.{ticket.ticket}")
-            state, table_id, _ = await self._where(mine)
-            return mine, "waiting" if state == "cancelled" else state, table_id, None  # cancelled: on its way
-        pool, _ = await self._change(key, lambda p: ask(p, ticket, seats, now, self.partitions), now)
+            ticket = Ticket(mine, identity, name, account)
+        pool, group = await self._change(key, lambda p: ask(p, ticket, seats, now, self.partitions), now)
         state, table_id = status(pool, mine)
-        group = group_of(pool, table_id) if table_id else None
         if group is not None:  # this request filled the pool: each of its tickets keeps its group
             await self._seat(group)
         return mine, state, table_id, group
@@ -188,6 +228,9 @@ class Matchmaking:
     async def _claim(self, identity: str, key: str, ticket: str) -> str:
         """Make ``ticket`` the player's one live ticket, or answer the live one it has in pool ``key``."""
         who = _who(identity)
+        with contextlib.suppress(KeyWrongLastSequenceError):
+            await self.kv.create(who, ticket.encode())  # a player's first ask: one round trip
+            return ticket
         for _ in range(RETRIES):
             try:
                 entry: KeyValue.Entry | None = await self.kv.get(who)

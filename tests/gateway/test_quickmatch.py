@@ -11,7 +11,7 @@ from typing import Any
 import nats
 
 from services.matchmaking.pool import Pool, Ticket, ask
-from services.matchmaking.store import Matchmaking, pool_key
+from services.matchmaking.store import Matchmaking, _who, pool_key
 from services.table.projections import engine
 from services.table.projector import Projector
 from services.table.store import STREAM as TABLES
@@ -191,6 +191,21 @@ async def test_a_group_its_replica_never_stored_by_ticket_is_still_found_once_it
         await nc.close()
     assert b"bia" not in (left.value or b"") and (state, table_id) == ("matched", pool.groups[0].table_id)
     assert group is not None and [t.name for t in group.tickets] == ["Ana", "Bia"]
+
+
+async def test_asking_again_after_an_ask_failed_on_its_way_brings_its_ticket_in(nats_url: str) -> None:
+    nc = await nats.connect(nats_url)
+    try:
+        mm = await Matchmaking.open(nc.jetstream())
+        key = pool_key("classic52", 3, 0)
+        lost = f"{key}.0123456789abcdef"  # what an ask that died after its claim left: claimed, seen, not in its pool
+        await mm.seen.put(f"seen.{lost}", b"")
+        await mm.kv.put(_who("ana"), lost.encode())
+        ticket, state, _, _ = await mm.ask(key, 3, "ana", "Ana", False, time.time())
+        now = (await mm.status(lost))[0]
+    finally:
+        await nc.close()
+    assert (ticket, state, now) == (lost, "waiting", "waiting")
 
 
 async def test_a_bad_request_is_refused_clearly(nats_url: str, tmp_path: Path) -> None:
