@@ -365,6 +365,13 @@ def unlimited() -> dict[str, str]:
             "MAUMAU_SOCKET_PER_ADDRESS": "1000000", "MAUMAU_SOCKET_PER_IDENTITY": "1000000"}
 
 
+def per_address_lifted() -> dict[str, str]:
+    """The gateway's limits per address lifted, those per player kept: thousands of simulated players
+    come from this one address, but each is a player of its own (``maumau bench matchmaking``)."""
+    return {**{f"MAUMAU_RATE_{f.name.upper()}": "0" for f in fields(RateLimits) if f.name.endswith("_per_address")},
+            "MAUMAU_SOCKET_PER_ADDRESS": "1000000"}
+
+
 async def run(plan: Plan, url: str | None) -> str:
     if url:
         return json.dumps(await drive(url, plan))
