@@ -13,9 +13,10 @@ rather than seated at a table nobody will play.
 A player has one live ticket across all pools: ``who.<identity digest>`` is claimed by
 compare-and-set (created, or updated naming the revision read) before the ticket enters its
 pool, so of two asks racing from two tabs on two replicas one claims it and the other sees the
-claim. A claim holds while its ticket waits, or is on its way in (seen, not yet in its pool);
-a ticket matched, cancelled (its seen mark deleted) or unseen for ``SEEN_SECONDS`` frees it.
-A ticket cancelled on its way in is kept out of its pool by a tombstone (``pool.cancel``).
+claim. A claim holds while its ticket waits, was matched a moment ago (its group still in the
+pool) or is on its way in (seen, not yet in its pool); a ticket matched, cancelled (its seen
+mark deleted) or unseen for ``SEEN_SECONDS`` frees it. A ticket cancelled on its way in is kept
+out of its pool by a tombstone (``pool.cancel``). docs/matchmaking.md says what a second tab gets.
 """
 
 from __future__ import annotations
