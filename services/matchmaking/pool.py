@@ -108,6 +108,19 @@ def cancel(p: Pool, ticket: str, now: float) -> bool:
     return drop(p, {ticket})
 
 
+def take_back(p: Pool, identity: str, ticket: str, now: float) -> None:
+    """The player's ``ticket`` out of the pool (kept out if still on its way), and any other it waits with.
+
+    >>> p = Pool()
+    >>> ask(p, Ticket("t1", "ana", "Ana"), seats=3, now=0.0)
+    >>> take_back(p, "ana", "t1", now=1.0)
+    >>> ask(p, Ticket("t2", "ana", "Ana"), seats=3, now=1.0), [w.ticket for w in p.waiting]
+    (None, ['t2'])
+    """
+    cancel(p, ticket, now)
+    drop(p, {w.ticket for w in p.waiting if w.identity == identity})
+
+
 def drop(p: Pool, gone: set[str]) -> bool:
     """Take the tickets nobody asks about any more out of the waiting list (a closed tab)."""
     kept = [w for w in p.waiting if w.ticket not in gone]

@@ -16,7 +16,8 @@ pool, so of two asks racing from two tabs on two replicas one claims it and the 
 claim. A claim holds while its ticket waits, was matched a moment ago (its group still in the
 pool) or is on its way in (seen, not yet in its pool); a ticket matched, cancelled (its seen
 mark deleted) or unseen for ``SEEN_SECONDS`` frees it. A ticket cancelled on its way in is kept
-out of its pool by a tombstone (``pool.cancel``). docs/matchmaking.md says what a second tab gets.
+out of its pool by a tombstone (``pool.cancel``). Asking again in the same pool takes the
+waiting ticket back; in another, it is refused (docs/matchmaking.md: what a second tab gets).
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ from services.matchmaking.pool import (
     group_to_json,
     stale,
     status,
+    take_back,
 )
 from services.runtime.timeouts import stop, within
 
@@ -211,54 +213,65 @@ class Matchmaking:
                   now: float) -> tuple[str, str, str, Group | None]:
         """Wait in pool ``key``: (ticket, status, table id, the group when this request completed it).
 
-        The player's ticket waiting in this pool already (another tab's, or that of an ask that failed) is
-        the answer; one waiting in another pool is ``AlreadyWaiting``.
+        The player's ticket waiting in this pool already (another tab's; one whose cancel is still on its
+        way; one of an ask that failed) is taken back in the same write that brings this one in; one just
+        matched here is the answer (its table); one waiting in another pool is ``AlreadyWaiting``.
         """
         ticket = Ticket(f"{key}.{secrets.token_hex(8)}", identity, name, account)
         await self.seen.put(f"seen.{ticket.ticket}", b"")  # before the claim: a claimed ticket on its way is seen
-        mine = await self._claim(identity, key, ticket.ticket)
-        if mine != ticket.ticket:  # brought in again: the ask that claimed it may have failed on its way
+        mine, replaced = await self._claim(identity, key, ticket.ticket)
+        if mine != ticket.ticket:
             await self.seen.delete(f"seen.{ticket.ticket}")
-            ticket = Ticket(mine, identity, name, account)
-        pool, group = await self._change(key, lambda p: ask(p, ticket, seats, now, self.partitions), now)
+            state, table_id, _ = await self._where(mine)
+            return mine, state, table_id, None
+
+        def change(p: Pool) -> Group | None:
+            if replaced:
+                take_back(p, identity, replaced, now)
+            return ask(p, ticket, seats, now, self.partitions)
+
+        pool, group = await self._change(key, change, now)
         state, table_id = status(pool, mine)
         if group is not None:  # this request filled the pool: each of its tickets keeps its group
             await self._seat(group)
         return mine, state, table_id, group
 
-    async def _claim(self, identity: str, key: str, ticket: str) -> str:
-        """Make ``ticket`` the player's one live ticket, or answer the live one it has in pool ``key``."""
+    async def _claim(self, identity: str, key: str, ticket: str) -> tuple[str, str]:
+        """Make ``ticket`` the player's one live ticket: (it, the player's ticket it replaces in pool ``key``,
+        if any); or (the ticket matched a moment ago in this pool, "")."""
         who = _who(identity)
         with contextlib.suppress(KeyWrongLastSequenceError):
             await self.kv.create(who, ticket.encode())  # a player's first ask: one round trip
-            return ticket
+            return ticket, ""
         for _ in range(RETRIES):
             try:
                 entry: KeyValue.Entry | None = await self.kv.get(who)
             except KeyNotFoundError:
                 entry = None
             held = entry.value.decode() if entry is not None and entry.value else ""
-            if held and await self._live(held):
-                if _pool_of(held) != key:
-                    raise AlreadyWaiting(held)
-                return held
+            standing = await self._standing(held) if held else ""
+            if standing and _pool_of(held) != key:
+                raise AlreadyWaiting(held)
+            if standing == "matched":
+                return held, ""
             try:
                 if entry is None:
                     await self.kv.create(who, ticket.encode())
                 else:
                     await self.kv.update(who, ticket.encode(), last=entry.revision)
-                return ticket
+                return ticket, held if standing else ""
             except KeyWrongLastSequenceError:
                 continue  # another ask of the player's claimed it first: look at that one
         raise Busy(f"the player's ticket kept changing ({key})")
 
-    async def _live(self, ticket: str) -> bool:
-        """``ticket`` holds its player's claim: it waits; or it was matched a moment ago (its group still in
-        its pool: a second ask racing the first is refused, not seated elsewhere); or it is on its way in
-        (seen, neither in its pool nor seated yet)."""
-        if status(await self._pool(_pool_of(ticket)), ticket)[0] != "cancelled":
-            return True
-        return await self._alive(ticket) and await self._seated(ticket) is None
+    async def _standing(self, ticket: str) -> str:
+        """Whether ``ticket`` holds its player's claim: "waiting"; "matched" a moment ago (its group still in
+        its pool: a second ask racing the first is refused, not seated elsewhere); "coming" on its way in
+        (seen, neither in its pool nor seated yet); else ""."""
+        state, _ = status(await self._pool(_pool_of(ticket)), ticket)
+        if state != "cancelled":
+            return state
+        return "coming" if await self._alive(ticket) and await self._seated(ticket) is None else ""
 
     async def status(self, ticket: str) -> Status:
         """Where ``ticket`` is, marking it seen: (status, table id, its group once matched)."""

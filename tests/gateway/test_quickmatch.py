@@ -97,13 +97,25 @@ async def test_asking_in_another_pool_while_waiting_is_refused_and_the_ticket_wa
     assert (refused[0], refused[1]["error"]["code"], answer["status"]) == (409, "already_waiting", "waiting")
 
 
-async def test_asking_again_in_the_same_pool_answers_the_waiting_ticket(nats_url: str, tmp_path: Path) -> None:
+async def test_asking_again_in_the_same_pool_takes_the_waiting_ticket_back(nats_url: str, tmp_path: Path) -> None:
     async with gateways(nats_url, tmp_path, replicas=2) as g:
         ana = await g.client("Ana", replica=0)
-        first = await _ask(ana)
+        first = (await _ask(ana))["ticket"]
         ana.base = g.urls[1]  # another tab, on another replica
         again = await _ask(ana)
-    assert again == first and first["status"] == "waiting"
+        _, before = await ana.get(f"/api/quick-match/{first}")
+    assert (again["status"], before["status"]) == ("waiting", "cancelled") and again["ticket"] != first
+
+
+async def test_a_cancel_that_comes_after_asking_again_leaves_the_new_ticket_waiting(nats_url: str,
+                                                                                    tmp_path: Path) -> None:
+    async with gateways(nats_url, tmp_path) as g:
+        (ana,) = await _players(g, 1)
+        first = (await _ask(ana))["ticket"]
+        again = (await _ask(ana))["ticket"]  # "Cancelar", then "Jogar agora" at once: the cancel is slower
+        await _cancel(g, ana, first)
+        _, answer = await ana.get(f"/api/quick-match/{again}")
+    assert answer["status"] == "waiting"
 
 
 async def test_a_cancelled_ticket_lets_its_player_ask_elsewhere_at_once(nats_url: str, tmp_path: Path) -> None:
@@ -193,7 +205,7 @@ async def test_a_group_its_replica_never_stored_by_ticket_is_still_found_once_it
     assert group is not None and [t.name for t in group.tickets] == ["Ana", "Bia"]
 
 
-async def test_asking_again_after_an_ask_failed_on_its_way_brings_its_ticket_in(nats_url: str) -> None:
+async def test_an_ask_that_failed_on_its_way_does_not_hold_its_player(nats_url: str) -> None:
     nc = await nats.connect(nats_url)
     try:
         mm = await Matchmaking.open(nc.jetstream())
@@ -202,10 +214,10 @@ async def test_asking_again_after_an_ask_failed_on_its_way_brings_its_ticket_in(
         await mm.seen.put(f"seen.{lost}", b"")
         await mm.kv.put(_who("ana"), lost.encode())
         ticket, state, _, _ = await mm.ask(key, 3, "ana", "Ana", False, time.time())
-        now = (await mm.status(lost))[0]
+        now = (await mm.status(ticket))[0]
     finally:
         await nc.close()
-    assert (ticket, state, now) == (lost, "waiting", "waiting")
+    assert (state, now) == ("waiting", "waiting") and ticket != lost
 
 
 async def test_a_bad_request_is_refused_clearly(nats_url: str, tmp_path: Path) -> None:
