@@ -42,10 +42,11 @@ import aiohttp
 from gateway.idletables import follow_idle_tables
 from gateway.loadclient import Tab, Tally, new_session, percentile, rss_kib, until
 from services.runtime.cputime import CpuMeter, pids
-from services.runtime.settings import RateLimits
+from services.runtime.settings import RateLimits, SocketLimits
 from services.up import running_platform
 
 OPEN_SECONDS = 60.0  # the longest wait for every tab's first state before the warm-up starts anyway
+IDLE_SOCKETS = 2000  # opened after the run on the load test's own platform
 UNSEEN_SECONDS = 10.0  # an acknowledged move not seen by every seat in this time after the run counts as unseen
 
 
@@ -306,19 +307,50 @@ async def _stop(tabs: list[Tab], running: list[asyncio.Task[None]]) -> None:
 
 
 async def _idle_sockets(http: aiohttp.ClientSession, url: str, plan: Plan, gateway_pid: int | None) -> dict[str, Any]:
-    """Open ``idle_sockets`` sockets that follow nothing, and read what they cost the gateway."""
+    """Open ``idle_sockets`` sockets that follow nothing, and read what they cost the gateway.
+
+    A socket refused (a gateway's limit per address, say) ends the phase: the figures say how many
+    opened and why no more, beside the measured moves rather than instead of them.
+    """
     if not plan.idle_sockets:  # nothing to open, nothing to wait for (chaos, and tests, open none)
         return {"idle_sockets": 0, "kib_per_socket": None}
     before = rss_kib(gateway_pid) if gateway_pid else 0
-    sockets = [await http.ws_connect(f"{url.replace('http', 'ws', 1)}/ws",
-                                     headers={"Authorization": f"Bearer idle{i}x{plan.seed}"})
-               for i in range(plan.idle_sockets)]
+    sockets: list[aiohttp.ClientWebSocketResponse] = []
+    failed = ""
+    try:
+        for i in range(plan.idle_sockets):
+            sockets.append(await http.ws_connect(f"{url.replace('http', 'ws', 1)}/ws",
+                                                 headers={"Authorization": f"Bearer idle{i}x{plan.seed}"}))
+    except (aiohttp.ClientError, OSError, TimeoutError) as e:
+        failed = f"socket {len(sockets) + 1} of {plan.idle_sockets} not opened: {_why(e)}"
     await asyncio.sleep(1.0)
     after = rss_kib(gateway_pid) if gateway_pid else 0
     for ws in sockets:
         await ws.close()
-    return {"idle_sockets": plan.idle_sockets,
-            "kib_per_socket": round((after - before) / plan.idle_sockets, 1) if gateway_pid else None}
+    opened = len(sockets)
+    return {"idle_sockets": opened, "kib_per_socket": round((after - before) / opened, 1)
+            if gateway_pid and opened else None, **({"idle_sockets_failed": failed} if failed else {})}
+
+
+def _why(e: BaseException) -> str:
+    """What refused a socket, in words that name no address (the handshake's status when there was one).
+
+    >>> _why(TimeoutError())
+    'TimeoutError'
+    """
+    status = getattr(e, "status", None)
+    return f"{type(e).__name__} (HTTP {status})" if status else type(e).__name__
+
+
+def idle_sockets_default(clients: int, url: str | None) -> int:
+    """The idle sockets ``maumau loadtest`` opens when not told: 2,000 on its own platform (its limit per
+    address lifted), else what the platform's default limit per address leaves beside the tabs, which
+    stay open meanwhile (every socket of the run comes from this one address).
+
+    >>> idle_sockets_default(400, None), idle_sockets_default(400, "http://gw:8080"), idle_sockets_default(600, "x")
+    (2000, 112, 0)
+    """
+    return IDLE_SOCKETS if url is None else max(0, SocketLimits().per_address - clients)
 
 
 async def _tick(progress: Progress) -> None:
@@ -331,6 +363,13 @@ def unlimited() -> dict[str, str]:
     """The gateway's limits lifted: every client of the load test comes from this one address."""
     return {**{f"MAUMAU_RATE_{f.name.upper()}": "0" for f in fields(RateLimits)},
             "MAUMAU_SOCKET_PER_ADDRESS": "1000000", "MAUMAU_SOCKET_PER_IDENTITY": "1000000"}
+
+
+def per_address_lifted() -> dict[str, str]:
+    """The gateway's limits per address lifted, those per player kept: thousands of simulated players
+    come from this one address, but each is a player of its own (``maumau bench matchmaking``)."""
+    return {**{f"MAUMAU_RATE_{f.name.upper()}": "0" for f in fields(RateLimits) if f.name.endswith("_per_address")},
+            "MAUMAU_SOCKET_PER_ADDRESS": "1000000"}
 
 
 async def run(plan: Plan, url: str | None) -> str:

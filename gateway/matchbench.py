@@ -1,8 +1,10 @@
 """``maumau bench matchmaking``: N simulated players press "Jogar agora" at random moments.
 
-It starts the platform on the embedded defaults (as ``maumau loadtest`` does, the gateway's
-rate limits lifted: every player comes from this one address), or drives one given by
-``--url``. Each player opens a session, asks for a quick match at a random moment within
+It starts the platform on the embedded defaults (the gateway's limits per address lifted: every
+player comes from this one address; those per player kept, and paid for), or drives one given
+by ``--url``, whose limits it waits out as a page would (``Retry-After``; counted in ``refused``,
+by status). Every player opens a session first (its page is open before it asks); then each
+asks for a quick match at a random moment within
 ``--spread`` seconds — in one of a few pools (ruleset, seats, speed), so many matches fill at
 once — and long-polls its ticket until it is seated. A player's **wait** is counted from the
 moment its table's last player asked (before that it waits for people, not for the
@@ -10,8 +12,7 @@ platform) to the moment it hears of its table. One JSON line: players, matched, 
 p50/p99 in ms, players seated at two tables (``seated_twice``), players never matched
 although their pool filled (``lost``), and beside them the round trip of
 ``GET /api/quick-match/{ticket}`` while nothing changes (the floor of any answer here) and
-the seconds of a 10-million-step Python loop.
-"""
+the seconds of a 10-million-step Python loop."""
 
 from __future__ import annotations
 
@@ -22,17 +23,18 @@ import statistics
 import tempfile
 import time
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 
-from gateway.loadtest import unlimited
+from gateway.loadtest import per_address_lifted
 from services.runtime.machine import loop_seconds
 from services.up import running_platform
 
 NEEDED = {"nats", "rules", "table", "gateway"}  # what a quick match goes through
+TRIES = 20  # a request refused this many times in a row ends the bench
 PATIENCE = 90.0  # seconds a simulated player waits before it counts as lost
 POOLS = (("classic52", 2, 0), ("classic52", 4, 30), ("candeias", 3, 15), ("colors108", 4, 0))
 
@@ -47,41 +49,54 @@ class Player:
     status: str = ""
 
 
-async def _call(http: aiohttp.ClientSession, method: str, url: str, token: str = "",
-                body: dict[str, Any] | None = None) -> dict[str, Any]:
-    headers = {"Authorization": f"Bearer {token}"} if token else {}
-    for _ in range(20):
-        async with http.request(method, url, json=body, headers=headers) as r:
-            if r.status < 500:
-                answer: dict[str, Any] = await r.json()
-                return answer
-        await asyncio.sleep(0.1)  # unavailable for a moment: as a page would, try again
-    raise RuntimeError(f"{method} {url} kept failing")
+@dataclass
+class Calls:
+    """The bench's HTTP client: requests sent again as a page would, and the refusals it waited out."""
+
+    http: aiohttp.ClientSession
+    base: str
+    refused: Counter[int] = field(default_factory=Counter)  # by status: 429s (a limit) and 5xx (unavailable)
+
+    async def __call__(self, method: str, path: str, token: str = "",
+                       body: dict[str, Any] | None = None) -> dict[str, Any]:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        for _ in range(TRIES):
+            async with self.http.request(method, self.base + path, json=body, headers=headers) as r:
+                if r.status != 429 and r.status < 500:
+                    answer: dict[str, Any] = await r.json()
+                    return answer
+                self.refused[r.status] += 1
+                # a limit of the platform's: wait as the page is told to; unavailable for a moment: try again
+                pause = min(float(r.headers.get("Retry-After", "0")), 60.0) if r.status == 429 else 0.1
+            await asyncio.sleep(pause)
+        raise RuntimeError(f"{method} {path} kept failing")
 
 
-async def _play(http: aiohttp.ClientSession, base: str, p: Player, at: float) -> None:
-    token = (await _call(http, "POST", f"{base}/api/session", body={"name": p.name}))["token"]
+async def _play(call: Calls, p: Player, token: str, at: float) -> None:
     await asyncio.sleep(at)
     ruleset, seats, turn = p.pool
     p.asked = time.monotonic()
-    answer = await _call(http, "POST", f"{base}/api/quick-match", token,
-                         {"ruleset": ruleset, "seats": seats, "turn_seconds": turn})
+    answer = await call("POST", "/api/quick-match", token, {"ruleset": ruleset, "seats": seats, "turn_seconds": turn})
     ticket, patience = answer["ticket"], p.asked + PATIENCE
     while answer["status"] == "waiting" and time.monotonic() < patience:
-        answer = await _call(http, "GET", f"{base}/api/quick-match/{ticket}?wait=10", token)
+        answer = await call("GET", f"/api/quick-match/{ticket}?wait=10", token)
     p.heard, p.table, p.status = time.monotonic(), answer["table_id"] or "", answer["status"]
 
 
-async def _idle_round_trips(http: aiohttp.ClientSession, base: str, count: int) -> list[float]:
-    token = (await _call(http, "POST", f"{base}/api/session", body={"name": "Sonda"}))["token"]
-    ticket = (await _call(http, "POST", f"{base}/api/quick-match", token,
-                          {"ruleset": "classic52", "seats": 4, "turn_seconds": 120}))["ticket"]
+async def _session(call: Calls, name: str) -> str:
+    return str((await call("POST", "/api/session", body={"name": name}))["token"])
+
+
+async def _idle_round_trips(call: Calls, count: int) -> list[float]:
+    token = await _session(call, "Sonda")
+    ticket = (await call("POST", "/api/quick-match", token,
+                         {"ruleset": "classic52", "seats": 4, "turn_seconds": 120}))["ticket"]
     spent = []
     for _ in range(count):
         started = time.perf_counter()
-        await _call(http, "GET", f"{base}/api/quick-match/{ticket}", token)
+        await call("GET", f"/api/quick-match/{ticket}", token)
         spent.append((time.perf_counter() - started) * 1000)
-    await _call(http, "DELETE", f"{base}/api/quick-match/{ticket}", token)
+    await call("DELETE", f"/api/quick-match/{ticket}", token)
     return spent
 
 
@@ -97,8 +112,12 @@ async def drive(base: str, players: int, spread: float, seed: int) -> dict[str, 
         p.name = f"P{i}"
     connector = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=connector, timeout=aiohttp.ClientTimeout(total=120)) as http:
-        await asyncio.gather(*(_play(http, base, p, rng.uniform(0, spread)) for p in crowd))
-        trips = await _idle_round_trips(http, base, 200)
+        call = Calls(http, base)
+        # every page is open before anyone asks: their sessions are not part of the quick match
+        tokens = await asyncio.gather(*(_session(call, p.name) for p in crowd))
+        await asyncio.gather(*(_play(call, p, token, rng.uniform(0, spread)) for p, token in zip(crowd, tokens,
+                                                                                                strict=True)))
+        trips = await _idle_round_trips(call, 200)
     by_table: dict[str, list[Player]] = defaultdict(list)
     for p in crowd:
         if p.table:
@@ -109,6 +128,7 @@ async def drive(base: str, players: int, spread: float, seed: int) -> dict[str, 
             "wait_p50_ms": _ms(waits, 50), "wait_p99_ms": _ms(waits, 99),
             "seated_twice": sum(1 for n in names.values() if n > 1), "lost": sum(1 for p in crowd if not p.table),
             "unseated": dict(Counter(p.status for p in crowd if not p.table)),
+            "refused": {str(status): n for status, n in sorted(call.refused.items())},
             "idle_get_p50_ms": _ms(trips, 50), "python_10m_loop_s": loop_seconds()}
 
 
@@ -116,5 +136,6 @@ async def run(players: int, spread: float, seed: int, url: str | None) -> str:
     if url:
         return json.dumps(await drive(url, players, spread, seed))
     with tempfile.TemporaryDirectory(prefix="maumau-matchbench-") as data:
-        async with running_platform(Path(data), quiet=True, only=NEEDED, settings=unlimited()) as (addresses, _):
+        async with running_platform(Path(data), quiet=True, only=NEEDED, settings=per_address_lifted()) as (
+                addresses, _):
             return json.dumps(await drive(addresses["gateway_url"], players, spread, seed))

@@ -11,10 +11,11 @@ so a replica that dies between the two loses nobody.
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import web
@@ -27,7 +28,7 @@ from gateway.http_api import DB_KEY, NATS_KEY, TABLES_KEY, caller, json_body, js
 from gateway.sessions import session_of
 from maumau.v1 import table_pb2
 from services.matchmaking.pool import Group
-from services.matchmaking.store import Busy, Matchmaking, pool_key
+from services.matchmaking.store import AlreadyWaiting, Busy, Matchmaking, pool_key
 from services.rules.rulesets import OptionError, make_ruleset
 from services.rules.wire import option_to_pb
 from services.runtime.settings import Settings
@@ -41,6 +42,7 @@ QUICK_KEY: web.AppKey[QuickMatch] = web.AppKey("quick_match")
 TURN_SECONDS = (0, 15, 30, 60, 120)  # the speeds offered: 0 is no turn timer
 MAX_WAIT = 10  # seconds a long poll may wait: the ticket must be asked about within SEEN_SECONDS
 OPEN_LISTED = 100
+REMEMBERED = 1000  # tables created lately kept in mind (_creation): half a minute of 2,000 players asking
 UNREACHABLE = (NatsError, OSError, TimeoutError)
 
 
@@ -66,6 +68,9 @@ class QuickMatch:
     pools: Matchmaking
     nc: NATS
     tables: Repository[Table]
+    # the tables this replica creates or created lately: the polls it answers the moment a group forms here
+    # wait for that creation instead of reading the table and sending its creation again, one each
+    created: dict[str, asyncio.Task[None]] = field(default_factory=dict)
 
     async def ask(self, identity: str, name: str, account: bool, body: dict[str, Any]) -> dict[str, Any]:
         ruleset, seats = str(body.get("ruleset", "")), _whole(body, "seats", 2)
@@ -80,7 +85,10 @@ class QuickMatch:
             ticket, state, table_id, group = await self.pools.ask(pool_key(ruleset, seats, turn), seats, identity, name,
                                                                   account, time.time())
             if group is not None:
-                await self._create(group)
+                await asyncio.shield(self._creation(group))
+        except AlreadyWaiting:
+            raise Refusal(409, "already_waiting", "you are waiting for another quick match already (another tab?): "
+                          "cancel it first") from None
         except (Busy, *UNREACHABLE):
             raise Refusal(503, "unavailable", "the quick match did not answer; try again") from None
         return {"ticket": ticket, "status": state, "table_id": table_id or None}
@@ -88,8 +96,9 @@ class QuickMatch:
     async def wait(self, ticket: str, seconds: float) -> dict[str, Any]:
         try:
             state, table_id, group = await self.pools.wait(ticket, seconds)
-            if group is not None and (await self.tables.get(table_id)).status == Status.NONE:
-                await self._create(group)
+            if group is not None and (table_id in self.created
+                                      or (await self.tables.get(table_id)).status == Status.NONE):
+                await asyncio.shield(self._creation(group))
         except UNREACHABLE:
             raise Refusal(503, "unavailable", "the quick match did not answer; try again") from None
         return {"status": state, "table_id": table_id or None}
@@ -100,6 +109,17 @@ class QuickMatch:
         except (Busy, *UNREACHABLE):
             raise Refusal(503, "unavailable", "the quick match did not answer; try again") from None
         return {"status": state, "table_id": table_id or None}
+
+    def _creation(self, group: Group) -> asyncio.Task[None]:
+        """The creation of the group's table by this replica, begun now or earlier (forgotten if it failed)."""
+        task = self.created.get(group.table_id)
+        if task is None:
+            task = self.created[group.table_id] = asyncio.ensure_future(self._create(group))
+            task.add_done_callback(lambda t: t.cancelled() or t.exception() is None
+                                   or self.created.pop(group.table_id, None))
+            while len(self.created) > REMEMBERED:
+                del self.created[next(iter(self.created))]  # the oldest
+        return task
 
     async def _create(self, group: Group) -> None:
         """The group's table, full and started (a table that exists already is left as it is)."""

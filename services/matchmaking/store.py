@@ -8,8 +8,16 @@ one group — and a full pool becomes exactly one group, whichever replica fille
 A waiting player's page asks about its ticket every second or two; each question marks the
 ticket seen in a second bucket whose entries live ``SEEN_SECONDS``. A ticket nobody asked
 about for that long (a closed tab, a lost phone) is dropped the next time the pool changes,
-rather than seated at a table nobody will play. Each player's latest ticket is remembered
-(``who.<identity digest>``) so that asking again, anywhere, first takes back the old one.
+rather than seated at a table nobody will play.
+
+A player has one live ticket across all pools: ``who.<identity digest>`` is claimed by
+compare-and-set (created, or updated naming the revision read) before the ticket enters its
+pool, so of two asks racing from two tabs on two replicas one claims it and the other sees the
+claim. A claim holds while its ticket waits, was matched a moment ago (its group still in the
+pool) or is on its way in (seen, not yet in its pool); a ticket matched, cancelled (its seen
+mark deleted) or unseen for ``SEEN_SECONDS`` frees it. A ticket cancelled on its way in is kept
+out of its pool by a tombstone (``pool.cancel``). Asking again in the same pool takes the
+waiting ticket back; in another, it is refused (docs/matchmaking.md: what a second tab gets).
 """
 
 from __future__ import annotations
@@ -20,9 +28,11 @@ import hashlib
 import json
 import logging
 import secrets
+import time
 from collections import defaultdict
 from collections.abc import Callable
-from typing import TypeVar
+from dataclasses import dataclass
+from typing import Any, TypeVar, cast
 
 from nats.errors import Error as NatsError
 from nats.js import JetStreamContext
@@ -39,7 +49,9 @@ from services.matchmaking.pool import (
     group_from_json,
     group_of,
     group_to_json,
+    stale,
     status,
+    take_back,
 )
 from services.runtime.timeouts import stop, within
 
@@ -80,49 +92,115 @@ class Busy(Exception):
     """The pool kept changing under this request (it may be sent again)."""
 
 
+class AlreadyWaiting(Exception):
+    """The player waits in another pool already (``ticket``): one live ticket per player."""
+
+    def __init__(self, ticket: str) -> None:
+        super().__init__(ticket)
+        self.ticket = ticket
+
+
+@dataclass
+class _Pending:
+    """A change of a pool waiting for its writer: what to do, who waits for it, and an ask's time."""
+
+    change: Callable[[Pool], Any]
+    done: asyncio.Future[tuple[Pool, Any]]
+    now: float | None
+
+
 class Matchmaking:
-    def __init__(self, kv: KeyValue, seen: KeyValue, partitions: int = 1) -> None:
+    def __init__(self, kv: KeyValue, seen: KeyValue, partitions: int = 1, seen_seconds: float = SEEN_SECONDS) -> None:
         self.kv, self.seen = kv, seen
+        # a ticket asked for less than half of this ago is seen (its mark was put as it asked, a cancel takes
+        # it out of the pool): only older ones are looked up, one round trip each, before a pool changes
+        self.seen_seconds = seen_seconds
         self.partitions = partitions  # the streams new tables spread over (MAUMAU_STREAM_PARTITIONS)
         self.waiting: dict[str, dict[str, asyncio.Future[Status]]] = {}  # per pool: the long polls, by ticket
         self.followers: dict[str, asyncio.Task[None]] = {}  # one watcher per pool asked about here
-        # one change of a pool at a time in this process: requests racing each other for the same
-        # revision would lose to one another (each round one winner: a crowd's work grows as its square)
-        self.locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        # one writer per pool in this process, taking every change asked for meanwhile into its next write:
+        # requests racing each other for the same revision would lose to one another (a crowd's work
+        # growing as its square), and one write per request queues a busy pool's asks behind each other
+        # at a few round trips each (2,000 players waited seconds)
+        self.pending: defaultdict[str, list[_Pending]] = defaultdict(list)
+        self.writers: dict[str, asyncio.Task[None]] = {}
 
     async def close(self) -> None:
-        await stop(*self.followers.values())
+        await stop(*self.followers.values(), *self.writers.values())
 
     @classmethod
     async def open(cls, js: JetStreamContext, replicas: int = 1, seen_seconds: float = SEEN_SECONDS,
                    partitions: int = 1) -> Matchmaking:
         return cls(await _bucket(js, BUCKET, BUCKET_TTL, replicas),
-                   await _bucket(js, SEEN_BUCKET, seen_seconds, replicas), partitions)
+                   await _bucket(js, SEEN_BUCKET, seen_seconds, replicas), partitions, seen_seconds)
 
-    async def _change(self, key: str, change: Callable[[Pool], T], check_seen: bool = False) -> tuple[Pool, T]:
-        async with self.locks[key]:
-            return await self._change_now(key, change, check_seen)
+    async def _change(self, key: str, change: Callable[[Pool], T], now: float | None = None) -> tuple[Pool, T]:
+        """Change pool ``key`` by compare-and-set, in the pool writer's next write; with ``now`` (an ask), its
+        unseen tickets are dropped and its old groups settled first. The pool as written, and what ``change``
+        answered."""
+        done: asyncio.Future[tuple[Pool, Any]] = asyncio.get_running_loop().create_future()
+        self.pending[key].append(_Pending(change, done, now))
+        if key not in self.writers:
+            self.writers[key] = asyncio.create_task(self._write(key), name=f"quick-write-{key}")
+        pool, answer = await done
+        return pool, cast(T, answer)
 
-    async def _change_now(self, key: str, change: Callable[[Pool], T], check_seen: bool) -> tuple[Pool, T]:
+    async def _write(self, key: str) -> None:
+        """Write pool ``key``'s changes, all of those waiting at once, until none waits."""
+        try:
+            while self.pending[key]:
+                batch = self.pending.pop(key)
+                asks = [p.now for p in batch if p.now is not None]
+                try:
+                    pool, answers = await self._change_now(key, [p.change for p in batch], max(asks, default=None))
+                except Exception as e:  # told to every request of the batch: none waits for ever
+                    for p in batch:
+                        if not p.done.done():
+                            p.done.set_exception(e)
+                    continue
+                for p, answer in zip(batch, answers, strict=True):
+                    if not p.done.done():  # its request may have gone
+                        p.done.set_result((pool, answer))
+        finally:
+            del self.writers[key]
+
+    async def _change_now(self, key: str, changes: list[Callable[[Pool], Any]],
+                          now: float | None) -> tuple[Pool, list[Any]]:
         for _ in range(RETRIES):
             try:
                 entry = await self.kv.get(f"pool.{key}")
                 pool, revision = Pool.from_json(json.loads(entry.value or b"{}")), entry.revision
             except KeyNotFoundError:
                 pool, revision = Pool(), None
-            if check_seen:
-                drop(pool, {w.ticket for w in pool.waiting if not await self._alive(w.ticket)})
-            result = change(pool)
+            if now is not None:  # the round trips at once: a busy pool's writes queue behind them
+                doubtful = [w.ticket for w in pool.waiting if now - w.asked > self.seen_seconds / 2]
+                alive, _ = await asyncio.gather(asyncio.gather(*(self._alive(t) for t in doubtful)),
+                                                asyncio.gather(*(self._settle(g) for g in stale(pool, now))))
+                drop(pool, {t for t, seen in zip(doubtful, alive, strict=True) if not seen})
+            answers = [change(pool) for change in changes]
             value = json.dumps(pool.to_json()).encode()
             try:
                 if revision is None:
                     await self.kv.create(f"pool.{key}", value)
                 else:
                     await self.kv.update(f"pool.{key}", value, last=revision)
-                return pool, result
+                return pool, answers
             except KeyWrongLastSequenceError:
                 continue
         raise Busy(f"the pool {key} kept changing")
+
+    async def _seat(self, group: Group) -> None:
+        """Each ticket of ``group`` keeps it under its own key (the pool keeps it a moment only)."""
+        value = json.dumps(group_to_json(group)).encode()
+        *first, last = group.tickets
+        await asyncio.gather(*(self.kv.put(f"seated.{t.ticket}", value) for t in first))
+        await self.kv.put(f"seated.{last.ticket}", value)  # the last last: once it is there, all are (_settle)
+
+    async def _settle(self, group: Group) -> None:
+        """Before ``group`` leaves its pool, its tickets' keys hold it: written by the replica that formed it
+        (``_seat``), else — it died in between — here."""
+        if await self._seated(group.tickets[-1].ticket) is None:
+            await self._seat(group)
 
     async def _alive(self, ticket: str) -> bool:
         try:
@@ -133,36 +211,94 @@ class Matchmaking:
 
     async def ask(self, key: str, seats: int, identity: str, name: str, account: bool,
                   now: float) -> tuple[str, str, str, Group | None]:
-        """Wait in pool ``key``: (ticket, status, table id, the group when this request completed it)."""
-        await self.leave(identity)
+        """Wait in pool ``key``: (ticket, status, table id, the group when this request completed it).
+
+        The player's ticket waiting in this pool already (another tab's; one whose cancel is still on its
+        way; one of an ask that failed) is taken back in the same write that brings this one in; one just
+        matched here is the answer (its table); one waiting in another pool is ``AlreadyWaiting``.
+        """
         ticket = Ticket(f"{key}.{secrets.token_hex(8)}", identity, name, account)
-        await self.seen.put(f"seen.{ticket.ticket}", b"")
-        pool, _ = await self._change(key, lambda p: ask(p, ticket, seats, now, self.partitions), check_seen=True)
-        mine = next((w.ticket for w in pool.waiting if w.identity == identity), ticket.ticket)  # another tab's
+        await self.seen.put(f"seen.{ticket.ticket}", b"")  # before the claim: a claimed ticket on its way is seen
+        mine, replaced = await self._claim(identity, key, ticket.ticket)
+        if mine != ticket.ticket:
+            await self.seen.delete(f"seen.{ticket.ticket}")
+            state, table_id, _ = await self._where(mine)
+            return mine, state, table_id, None
+
+        def change(p: Pool) -> Group | None:
+            if replaced:
+                take_back(p, identity, replaced, now)
+            return ask(p, ticket, seats, now, self.partitions)
+
+        pool, group = await self._change(key, change, now)
         state, table_id = status(pool, mine)
-        await self.kv.put(_who(identity), mine.encode())
-        group = group_of(pool, table_id) if table_id else None
         if group is not None:  # this request filled the pool: each of its tickets keeps its group
-            for t in group.tickets:
-                await self.kv.put(f"seated.{t.ticket}", json.dumps(group_to_json(group)).encode())
+            await self._seat(group)
         return mine, state, table_id, group
+
+    async def _claim(self, identity: str, key: str, ticket: str) -> tuple[str, str]:
+        """Make ``ticket`` the player's one live ticket: (it, the player's ticket it replaces in pool ``key``,
+        if any); or (the ticket matched a moment ago in this pool, "")."""
+        who = _who(identity)
+        with contextlib.suppress(KeyWrongLastSequenceError):
+            await self.kv.create(who, ticket.encode())  # a player's first ask: one round trip
+            return ticket, ""
+        for _ in range(RETRIES):
+            try:
+                entry: KeyValue.Entry | None = await self.kv.get(who)
+            except KeyNotFoundError:
+                entry = None
+            held = entry.value.decode() if entry is not None and entry.value else ""
+            standing = await self._standing(held) if held else ""
+            if standing and _pool_of(held) != key:
+                raise AlreadyWaiting(held)
+            if standing == "matched":
+                return held, ""
+            try:
+                if entry is None:
+                    await self.kv.create(who, ticket.encode())
+                else:
+                    await self.kv.update(who, ticket.encode(), last=entry.revision)
+                return ticket, held if standing else ""
+            except KeyWrongLastSequenceError:
+                continue  # another ask of the player's claimed it first: look at that one
+        raise Busy(f"the player's ticket kept changing ({key})")
+
+    async def _standing(self, ticket: str) -> str:
+        """Whether ``ticket`` holds its player's claim: "waiting"; "matched" a moment ago (its group still in
+        its pool: a second ask racing the first is refused, not seated elsewhere); "coming" on its way in
+        (seen, neither in its pool nor seated yet); else ""."""
+        state, _ = status(await self._pool(_pool_of(ticket)), ticket)
+        if state != "cancelled":
+            return state
+        return "coming" if await self._alive(ticket) and await self._seated(ticket) is None else ""
 
     async def status(self, ticket: str) -> Status:
         """Where ``ticket`` is, marking it seen: (status, table id, its group once matched)."""
         await self.seen.put(f"seen.{ticket}", b"")
-        try:
-            entry = await self.kv.get(f"pool.{_pool_of(ticket)}")
-        except KeyNotFoundError:
-            return "cancelled", "", None
-        pool = Pool.from_json(json.loads(entry.value or b"{}"))
+        return await self._where(ticket)
+
+    async def _where(self, ticket: str) -> Status:
+        """``status`` without marking the ticket seen."""
+        pool = await self._pool(_pool_of(ticket))
         state, table_id = status(pool, ticket)
         if state == "cancelled":  # or matched a while ago: its group is no longer in the pool
-            try:
-                seated = group_from_json(json.loads((await self.kv.get(f"seated.{ticket}")).value or b"{}"))
+            seated = await self._seated(ticket)
+            if seated is not None:
                 return "matched", seated.table_id, seated
-            except KeyNotFoundError:
-                pass
         return state, table_id, group_of(pool, table_id) if table_id else None
+
+    async def _pool(self, key: str) -> Pool:
+        try:
+            return Pool.from_json(json.loads((await self.kv.get(f"pool.{key}")).value or b"{}"))
+        except KeyNotFoundError:
+            return Pool()
+
+    async def _seated(self, ticket: str) -> Group | None:
+        try:
+            return group_from_json(json.loads((await self.kv.get(f"seated.{ticket}")).value or b"{}"))
+        except KeyNotFoundError:
+            return None
 
     async def wait(self, ticket: str, seconds: float) -> Status:
         """``status``, once it is no longer "waiting" or ``seconds`` have passed (a long poll).
@@ -208,20 +344,15 @@ class Matchmaking:
                 await asyncio.sleep(0.5)
 
     async def cancel(self, ticket: str) -> tuple[str, str]:
-        """Take ``ticket`` out of its pool: ("cancelled", "") or, too late, ("matched", table id)."""
+        """Take ``ticket`` out of its pool: ("cancelled", "") or, too late, ("matched", table id). Its seen
+        mark goes too: the player's claim is free at once."""
         try:
-            await self.kv.get(f"pool.{_pool_of(ticket)}")
+            await self.kv.get(f"pool.{_pool_of(ticket)}")  # a pool nobody asked in is not made by a cancel
         except KeyNotFoundError:
             return "cancelled", ""
-        pool, _ = await self._change(_pool_of(ticket), lambda p: cancel(p, ticket))
+        pool, _ = await self._change(_pool_of(ticket), lambda p: cancel(p, ticket, time.time()))
+        await self.seen.delete(f"seen.{ticket}")
         state, table_id = status(pool, ticket)
+        if state == "cancelled":  # or matched a while ago: its group may have left the pool
+            state, table_id, _ = await self._where(ticket)
         return ("matched", table_id) if state == "matched" else ("cancelled", "")
-
-    async def leave(self, identity: str) -> None:
-        """Take back the player's waiting ticket, wherever it waits (asking anew, or sitting down elsewhere)."""
-        try:
-            previous = (await self.kv.get(_who(identity))).value
-        except KeyNotFoundError:
-            return
-        if previous:
-            await self.cancel(previous.decode())

@@ -47,3 +47,12 @@ async def test_the_load_test_follows_idle_tables_through_one_gateway(nats_url: s
         result = await drive(g.urls[0], plan, None)
     assert result["idle_tables_followed"] == 150 and result["idle_sockets_following"] == 2
     assert result["sample_joins_seen"] == "100/100"
+
+
+async def test_idle_sockets_refused_by_the_limit_per_address_keep_the_measured_moves(nats_url: str,
+                                                                                      tmp_path: Path) -> None:
+    plan = Plan(clients=2, tables=1, seconds=1, warmup=0, rate=4, idle_sockets=20, seed=1)
+    async with gateways(nats_url, tmp_path, socket_limits=SocketLimits(per_address=10)) as g:
+        result = await drive(g.urls[0], plan, None)
+    assert result["moves"] > 0 and result["idle_sockets"] == 8  # beside the two tabs, still open
+    assert result["idle_sockets_failed"] == "socket 9 of 20 not opened: WSServerHandshakeError (HTTP 429)"

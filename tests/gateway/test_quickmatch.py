@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from pathlib import Path
 from typing import Any
 
 import nats
 
-from services.matchmaking.store import Matchmaking, pool_key
+from services.matchmaking.pool import Pool, Ticket, ask
+from services.matchmaking.store import Matchmaking, _who, pool_key
 from services.table.projections import engine
 from services.table.projector import Projector
 from services.table.store import STREAM as TABLES
@@ -85,13 +87,90 @@ async def test_a_cancelled_ticket_is_not_seated(nats_url: str, tmp_path: Path) -
     assert sorted(names) == ["P1", "P2", "P3"]
 
 
-async def test_asking_again_takes_back_the_first_ticket(nats_url: str, tmp_path: Path) -> None:
+async def test_asking_in_another_pool_while_waiting_is_refused_and_the_ticket_waits_on(nats_url: str,
+                                                                                       tmp_path: Path) -> None:
     async with gateways(nats_url, tmp_path) as g:
         (ana,) = await _players(g, 1)
         first = (await _ask(ana))["ticket"]
-        await _ask(ana, {"ruleset": "candeias", "seats": 2, "turn_seconds": 30})
+        refused = await ana.post("/api/quick-match", {"ruleset": "candeias", "seats": 2, "turn_seconds": 30})
         _, answer = await ana.get(f"/api/quick-match/{first}")
-    assert answer["status"] == "cancelled"
+    assert (refused[0], refused[1]["error"]["code"], answer["status"]) == (409, "already_waiting", "waiting")
+
+
+async def test_asking_again_in_the_same_pool_takes_the_waiting_ticket_back(nats_url: str, tmp_path: Path) -> None:
+    async with gateways(nats_url, tmp_path, replicas=2) as g:
+        ana = await g.client("Ana", replica=0)
+        first = (await _ask(ana))["ticket"]
+        ana.base = g.urls[1]  # another tab, on another replica
+        again = await _ask(ana)
+        _, before = await ana.get(f"/api/quick-match/{first}")
+    assert (again["status"], before["status"]) == ("waiting", "cancelled") and again["ticket"] != first
+
+
+async def test_a_cancel_that_comes_after_asking_again_leaves_the_new_ticket_waiting(nats_url: str,
+                                                                                    tmp_path: Path) -> None:
+    async with gateways(nats_url, tmp_path) as g:
+        (ana,) = await _players(g, 1)
+        first = (await _ask(ana))["ticket"]
+        again = (await _ask(ana))["ticket"]  # "Cancelar", then "Jogar agora" at once: the cancel is slower
+        await _cancel(g, ana, first)
+        _, answer = await ana.get(f"/api/quick-match/{again}")
+    assert answer["status"] == "waiting"
+
+
+async def test_a_cancelled_ticket_lets_its_player_ask_elsewhere_at_once(nats_url: str, tmp_path: Path) -> None:
+    async with gateways(nats_url, tmp_path) as g:
+        (ana,) = await _players(g, 1)
+        first = (await _ask(ana))["ticket"]
+        async with g.http.delete(f"{g.urls[0]}/api/quick-match/{first}", headers=ana.headers):
+            pass
+        status, answer = await ana.post("/api/quick-match", {"ruleset": "candeias", "seats": 2, "turn_seconds": 30})
+    assert (status, answer["status"]) == (201, "waiting")
+
+
+async def _race(g: Gateways, ana: Client, pools: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:
+    """Ana's two tabs, on the two replicas, ask at once: one pool each."""
+    tabs = [Client(url, ana.token, ana.name, g.http) for url in g.urls]
+    return list(await asyncio.gather(*(tab.post("/api/quick-match", pool) for tab, pool in zip(tabs, pools,
+                                                                                                strict=True))))
+
+
+async def _cancel(g: Gateways, c: Client, ticket: str) -> None:
+    async with g.http.delete(f"{g.urls[0]}/api/quick-match/{ticket}", headers=c.headers):
+        pass
+
+
+TWO_POOLS = [{"ruleset": "classic52", "seats": 3, "turn_seconds": 15}, {"ruleset": "candeias", "seats": 3,
+                                                                        "turn_seconds": 15}]
+
+
+async def test_two_tabs_asking_at_once_in_two_pools_hold_one_ticket(nats_url: str, tmp_path: Path) -> None:
+    outcomes = []
+    async with gateways(nats_url, tmp_path, replicas=2) as g:
+        for trial in range(6):
+            ana = await g.client(f"Ana{trial}")
+            answers = await _race(g, ana, TWO_POOLS)
+            outcomes.append(sorted(status for status, _ in answers))
+            for status, answer in answers:
+                if status == 201:
+                    await _cancel(g, ana, answer["ticket"])  # the pools empty again for the next trial
+    assert outcomes == [[201, 409]] * 6
+
+
+async def test_two_tabs_asking_at_once_where_each_would_fill_a_table_sit_at_one(nats_url: str,
+                                                                               tmp_path: Path) -> None:
+    pools = [{**pool, "seats": 2} for pool in TWO_POOLS]
+    seated = []
+    async with gateways(nats_url, tmp_path, replicas=2) as g:
+        for trial in range(4):
+            ana, *others = [await g.client(f"{name}{trial}") for name in ("Ana", "Bia", "Caio")]
+            tickets = [(await _ask(other, pool))["ticket"] for other, pool in zip(others, pools, strict=True)]
+            answers = await _race(g, ana, pools)
+            tables = {answer["table_id"] for status, answer in answers if status == 201 and answer["table_id"]}
+            for other, ticket in zip(others, tickets, strict=True):
+                await _cancel(g, other, ticket)  # the one left waiting goes
+            seated.append(len(tables))
+    assert seated == [1] * 4
 
 
 async def test_a_ticket_nobody_asks_about_is_dropped(nats_url: str) -> None:
@@ -106,6 +185,39 @@ async def test_a_ticket_nobody_asks_about_is_dropped(nats_url: str) -> None:
     finally:
         await nc.close()
     assert (state, dropped) == ("waiting", "cancelled") and kept != gone
+
+
+async def test_a_group_its_replica_never_stored_by_ticket_is_still_found_once_it_leaves_its_pool(
+        nats_url: str) -> None:
+    nc = await nats.connect(nats_url)
+    try:
+        mm = await Matchmaking.open(nc.jetstream())
+        key, now = pool_key("classic52", 2, 0), time.time()
+        pool = Pool()  # what a replica that died after forming the group left: the pool, no seated.<ticket> keys
+        for name in ("ana", "bia"):
+            ask(pool, Ticket(f"{key}.{name}", name, name.title()), seats=2, now=now)
+        await mm.kv.put(f"pool.{key}", json.dumps(pool.to_json()).encode())
+        await mm.ask(key, 2, "caio", "Caio", False, now + 60)  # the next change, long after: the group leaves
+        left, (state, table_id, group) = await mm.kv.get(f"pool.{key}"), await mm.status(f"{key}.ana")
+    finally:
+        await nc.close()
+    assert b"bia" not in (left.value or b"") and (state, table_id) == ("matched", pool.groups[0].table_id)
+    assert group is not None and [t.name for t in group.tickets] == ["Ana", "Bia"]
+
+
+async def test_an_ask_that_failed_on_its_way_does_not_hold_its_player(nats_url: str) -> None:
+    nc = await nats.connect(nats_url)
+    try:
+        mm = await Matchmaking.open(nc.jetstream())
+        key = pool_key("classic52", 3, 0)
+        lost = f"{key}.0123456789abcdef"  # what an ask that died after its claim left: claimed, seen, not in its pool
+        await mm.seen.put(f"seen.{lost}", b"")
+        await mm.kv.put(_who("ana"), lost.encode())
+        ticket, state, _, _ = await mm.ask(key, 3, "ana", "Ana", False, time.time())
+        now = (await mm.status(ticket))[0]
+    finally:
+        await nc.close()
+    assert (state, now) == ("waiting", "waiting") and ticket != lost
 
 
 async def test_a_bad_request_is_refused_clearly(nats_url: str, tmp_path: Path) -> None:

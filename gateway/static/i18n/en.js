@@ -452,6 +452,7 @@ export const en = {
   'err.table_closed': 'The table has ended',
   'err.conflict_retry_exhausted': 'The table is busy: try again',
   'err.unavailable': 'The server did not answer: try again',
+  'err.already_waiting': 'You are already looking for a quick match (in another tab?): cancel it there to choose another',
   'err.too_long': 'Message too long',
   'err.empty': 'The message is empty',
   'err.too_fast': 'Slow down! Too many messages',

@@ -462,6 +462,7 @@ export const pt = {
   'err.table_closed': 'A mesa foi encerrada',
   'err.conflict_retry_exhausted': 'A mesa está agitada: tente de novo',
   'err.unavailable': 'O servidor não respondeu: tente de novo',
+  'err.already_waiting': 'Você já está procurando uma partida no Jogar agora (em outra aba?): cancele lá para escolher outra',
   'err.too_long': 'Mensagem longa demais',
   'err.empty': 'A mensagem está vazia',
   'err.too_fast': 'Calma! Muitas mensagens seguidas',
