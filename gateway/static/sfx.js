@@ -48,23 +48,24 @@ export function pickVoice(voices) {
 
 function load() {
   loading ||= import(LIBRARY).then((m) => { zzfx = m; }).catch(() => { loading = null; }); // a missing file: silent
-  return loading;
 }
 
-/** From the page's first tap or key on, the library is there (and its audio woken after the tab slept). */
+/**
+ * From the page's first tap or key on, the library is there; a later gesture wakes its audio (a tab
+ * put to sleep, Safari's context made outside the tap), from inside the gesture as browsers ask.
+ */
 export function unlockSfxOnGesture() {
   const wake = () => {
-    load().then(() => {
-      const ctx = zzfx?.ZZFX.audioContext;
-      if (ctx && ctx.state === 'suspended') ctx.resume().catch(() => { /* stays silent */ });
-    });
+    const ctx = zzfx?.ZZFX.audioContext;
+    if (!ctx) load();
+    else if (ctx.state === 'suspended') ctx.resume().catch(() => { /* stays silent */ });
   };
   for (const type of ['pointerdown', 'keydown']) window.addEventListener(type, wake, { capture: true, passive: true });
 }
 
 function say(word) {
   const synth = globalThis.speechSynthesis;
-  const voice = synth && pickVoice(synth.getVoices());
+  const voice = synth && typeof SpeechSynthesisUtterance === 'function' && pickVoice(synth.getVoices());
   if (!voice) return false; // no Portuguese voice here: the chime alone
   const u = new SpeechSynthesisUtterance(word);
   u.voice = voice;
@@ -77,7 +78,8 @@ function say(word) {
 /** Play one of SOUNDS (when the sound is on and a gesture came); whether it was played. */
 export function playSound(name) {
   const notes = SOUNDS[name];
-  if (!notes || !soundOn() || !zzfx) return false;
+  // a context not running yet (or asleep) would keep the notes and play them late, all at once
+  if (!notes || !soundOn() || zzfx?.ZZFX.audioContext.state !== 'running') return false;
   const level = volume();
   zzfx.ZZFX.volume = LOUDEST * level / 100;
   for (const [at, params] of notes) {

@@ -154,8 +154,16 @@ async def test_a_muted_table_plays_nothing(players: Players) -> None:
     await ana.by("btn-sound").click()  # on again: the next moves are heard
     await expect(ana.by("btn-sound")).to_have_attribute("aria-pressed", "true")
     unmuted = len(await sounds(ana))
-    while len(await sounds(ana)) == unmuted:
-        await one_move(ana)
+    await until_heard(ana, unmuted)
+
+
+async def until_heard(player: Player, more_than: int, moves: int = 10) -> None:
+    """Play on (the bots answer) until a sound more than `more_than` is heard, in at most `moves` moves."""
+    for _ in range(moves):
+        if len(await sounds(player)) > more_than:
+            return
+        await one_move(player)
+    assert len(await sounds(player)) > more_than, await heard(player)
 
 
 async def test_the_volume_is_kept_on_the_device_across_a_reload(players: Players) -> None:
@@ -175,8 +183,7 @@ async def test_the_volume_is_kept_on_the_device_across_a_reload(players: Players
     await ana.by("btn-menu").click()
     await expect(ana.by("menu-volume")).to_have_value("30")
     await ana.by("menu-close").click()  # gestures: the page may sound now
-    while not await sounds(ana):  # a move of mine (the call alone sends nothing), and the bot's answer
-        await one_move(ana)
+    await until_heard(ana, 0)  # a move of mine (the call alone sends nothing), and the bot's answer
     played = [e for e in await heard(ana) if "sound" in e]
     assert played and {e["volume"] for e in played} == {30}, played
 
