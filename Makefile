@@ -10,7 +10,14 @@ PROTO_OUT := $(PROTO_SRC:.proto=_pb2.py)
 
 .PHONY: setup proto run test lint browser prometheus bench bench-peers bench-bots clean
 
-setup: $(STAMP) $(PROTO_OUT)
+# The web client's libraries (package.json, pinned by package-lock.json) as ES modules under
+# /static/vendor/ (generated, git-ignored; docs/client.md): `npm ci` when node_modules is missing or
+# older than the lock, then each library's module copied.
+NODE_STAMP := node_modules/.installed
+VENDOR := gateway/static/vendor
+VENDORED := $(VENDOR)/zzfx.js
+
+setup: $(STAMP) $(PROTO_OUT) $(VENDORED)
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +31,14 @@ $(PROTO_OUT) &: $(PROTO_SRC) $(STAMP)
 		--grpc_python_out=proto $(PROTO_SRC)
 
 proto: $(PROTO_OUT)
+
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+$(VENDOR)/zzfx.js: $(NODE_STAMP)
+	mkdir -p $(VENDOR)
+	cp node_modules/zzfx/ZzFX.js $@
 
 run: setup
 	$(BIN)/maumau up
@@ -72,4 +87,4 @@ bench-bots: setup $(ANCHOR)
 		--opponents medium --anchor ismcts --oracle --workers 2
 
 clean:
-	rm -rf $(VENV) .venv-bench proto/maumau/v1/*_pb2*.py proto/maumau/v1/*_pb2*.pyi
+	rm -rf $(VENV) .venv-bench proto/maumau/v1/*_pb2*.py proto/maumau/v1/*_pb2*.pyi node_modules $(VENDOR)

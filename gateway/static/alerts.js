@@ -3,7 +3,7 @@
 // browser notification (only when the tab is hidden and the player asked for them).
 
 import { t } from './i18n.js';
-import { soundOn } from './sound.js';
+import { soundOn, volume } from './sound.js';
 import { badgeText, bareTitle, titleWith } from './turns.js';
 
 const NOTIFY_KEY = 'mm.notify';
@@ -104,9 +104,10 @@ export function unlockAudioOnGesture() {
   for (const type of ['pointerdown', 'keydown']) window.addEventListener(type, unlock, { capture: true, passive: true });
 }
 
-/** Two short notes, when the sound is on (the pause menu's "Som", the top bar's 🔊). Whether it sounded. */
+/** Two short notes, when the sound is on (the pause menu's "Som", the top bar's 🔊), at its volume. Whether it sounded. */
 export function beep() {
   if (!soundOn() || !audio || audio.state !== 'running') return false;
+  const peak = Math.max(0.0002, 0.25 * volume() / 100);
   try {
     const now = audio.currentTime;
     for (const [freq, at] of [[880, 0], [1318.5, 0.15]]) {
@@ -115,7 +116,7 @@ export function beep() {
       osc.type = 'sine';
       osc.frequency.value = freq;
       gain.gain.setValueAtTime(0.0001, now + at);
-      gain.gain.exponentialRampToValueAtTime(0.18, now + at + 0.02);
+      gain.gain.exponentialRampToValueAtTime(peak, now + at + 0.02);
       gain.gain.exponentialRampToValueAtTime(0.0001, now + at + 0.13);
       osc.connect(gain).connect(audio.destination);
       osc.start(now + at);

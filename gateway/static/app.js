@@ -21,6 +21,7 @@ import { createMyReportsScreen, createStaffScreen } from './disputes.js';
 import { createReplayScreen } from './replay.js';
 // "Sua vez!" on every page: the tables the player sits at, followed over the socket; the top bar's 🔊
 import { unlockAudioOnGesture } from './alerts.js';
+import { unlockSfxOnGesture } from './sfx.js';
 import { onSoundChange, setSound, soundOn } from './sound.js';
 import { createTurnWatch } from './turnwatch.js';
 
@@ -219,6 +220,7 @@ function boot() {
   });
   onAccountElsewhere(() => ctx.accountChanged());
   unlockAudioOnGesture(); // the beep needs the page's first tap or key
+  unlockSfxOnGesture(); // so do the table's sounds
   onSoundChange(() => renderTools());
   // who this device is (an account's cookie outlives the page) before the first screen
   const asked = api.me().catch(() => null).finally(renderTools);

@@ -11,6 +11,7 @@ import { rulesetOf } from './catalog.js';
 import { h, keepFocus, mount } from './dom.js';
 import { cardLabel, errorText, t } from './i18n.js';
 import { nameForm } from './lobby.js';
+import { playSound } from './sfx.js';
 import { animate, captureRects } from './table/animate.js';
 import { renderCentre, renderTurn } from './table/centre.js';
 import { formatEntry } from './table/eventlog.js';
@@ -20,6 +21,7 @@ import { buildLog, renderLog } from './table/logpanel.js';
 import { renderReview } from './table/review.js';
 import { renderScores } from './table/scores.js';
 import { renderOpponents } from './table/seats.js';
+import { cuesOf } from './table/sounds.js';
 import { legalOf, mySeat } from './table/state.js';
 import {
   back, buildSteps, delay, forward, initialPlayer, momentIndex, seek, setSpeed, SPEEDS, startIndex, tick, togglePlay,
@@ -63,6 +65,7 @@ export function createReplayScreen(ctx, tableId, { match = 0, relato = '', momen
     const step = steps[player.index];
     if (rects && player.index === from + 1 && step) {
       animate(regions.game, step.events, rects, { me: mySeat(step.st), playRect: null, design: ctx.design });
+      if (player.playing) for (const name of cuesOf(steps[from].st, step.st, step.events)) playSound(name); // not a step by hand
     }
   }
 

@@ -9,6 +9,7 @@ import { SEAT_REFUSALS } from './competitive.js';
 import { h, keepFocus, mount } from './dom.js';
 import { errorText, t } from './i18n.js';
 import { nameForm } from './lobby.js';
+import { playSound } from './sfx.js';
 import { renderActions, renderGiveUp } from './table/actions.js';
 import { renderAutoMode } from './table/automatic.js';
 import { animate, captureRects, celebrateMatch, revealRound } from './table/animate.js';
@@ -25,6 +26,7 @@ import { renderNotices } from './table/notices.js';
 import { renderReview } from './table/review.js';
 import { renderScores } from './table/scores.js';
 import { renderOpponents } from './table/seats.js';
+import { tableSounds } from './table/sounds.js';
 import { initialState, legalOf, mySeat, reduceFrame } from './table/state.js';
 
 const CACHED_LOG = 60; // log entries kept with the cached picture, for a reload
@@ -43,6 +45,7 @@ export function createTableScreen(ctx, tableId, invitation) {
   let menuOpen = false;
   let timerId = 0;
   const listeners = [];
+  const sounds = tableSounds(playSound); // the moves heard live, not the past a subscription catches up
 
   const update = (patch) => { st = { ...st, ...patch }; };
   const set = (patch) => { update(patch); render(); };
@@ -57,6 +60,7 @@ export function createTableScreen(ctx, tableId, invitation) {
 
   function subscribe() {
     if (!ctx.session()) return;
+    sounds.subscribed();
     ctx.conn.start();
     ctx.conn.subscribe(tableId, { seq: st.seq, hasPicture: !!st.info });
   }
@@ -66,6 +70,7 @@ export function createTableScreen(ctx, tableId, invitation) {
     if (frame.table !== tableId) return;
     const before = st;
     st = reduceFrame(st, frame);
+    sounds.heard(before, st, frame);
     if (st === before) return;
     if (frame.type === 'chat') {
       if (regions) renderChatLog(regions.chat, st.chat, mySeat(st));
@@ -84,6 +89,7 @@ export function createTableScreen(ctx, tableId, invitation) {
     celebrateMatch(el, before.info, st.info, mySeat(st));
   }
   for (const type of ['state', 'events', 'chat', 'error']) on(type, onFrame);
+  on('status', (e) => { if (e.detail === 'open') sounds.subscribed(); }); // every table subscribed again
 
   // -- acting
 

@@ -9,7 +9,7 @@ import pytest
 from playwright.async_api import expect
 
 from tests.e2e.conftest import Players
-from tests.e2e.ui import Move
+from tests.e2e.ui import Move, shed_first
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -89,3 +89,37 @@ async def test_say_mau_and_choose_a_suit_with_a_jack(players: Players) -> None:
     await expect(entry.last).to_contain_text('"Mau!"')
     await expect(ana.by("event-log")).not_to_contain_text("de castigo")
     await ana.shot("mau-3-after")
+
+
+def until_the_call_is_due(s: dict[str, Any]) -> Move | None:
+    """Shed cards until the call may be said (two cards, one of them playable): stop there, not saying it."""
+    if s["mau"] and not s["mauPressed"]:
+        return ("stop", "")
+    return shed_first(s)
+
+
+async def test_the_call_due_draws_the_eye_and_its_hint_shows_once_per_device(players: Players) -> None:
+    ana = await players.open("Ana")
+    await ana.host("classic32", seats=2, level="weak", target_points=5000)
+    await ana.play(until_the_call_is_due, seconds=120, next_rounds=True)
+    mau = ana.by("btn-mau")
+    await expect(mau).to_have_class(re.compile(r"\bdue\b"))
+    assert await mau.evaluate("b => getComputedStyle(b).animationName") == "mau-due"  # it pulses
+    assert await mau.evaluate("b => getComputedStyle(b).backgroundColor") == "rgb(245, 184, 46)"  # the accent
+    hint = ana.by("call-hint")
+    await expect(hint).to_contain_text("Dica: com duas cartas na mão, toque em DIZER MAU antes de jogar a penúltima.")
+    await expect(hint).to_contain_text("cartas de castigo")
+    await ana.shot("mau-4-call-due-hint")
+
+    await ana.by("call-hint-ok").click()  # dismissed: gone for good on this device
+    await expect(hint).to_have_count(0)
+    await expect(mau).to_have_class(re.compile(r"\bdue\b"))
+    await ana.shot("mau-5-call-due")
+    await ana.page.reload()
+    await expect(mau).to_be_enabled()
+    await expect(mau).to_have_class(re.compile(r"\bdue\b"))
+    await expect(hint).to_have_count(0)
+
+    await mau.click()  # said: no longer due
+    await expect(mau).to_have_attribute("aria-pressed", "true")
+    await expect(mau).not_to_have_class(re.compile(r"\bdue\b"))

@@ -3,12 +3,14 @@
 
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
+import { markCallHintSeen, renderCallHint } from './callhint.js';
 import { pickAnnounce } from './legal.js';
 
-function callLabel(ruleset, calls) {
-  if (ruleset === 'colors108') return t('table.say_last');
-  if (ruleset === 'candeias' || (calls.length && calls.every((c) => c === 'maumau'))) return t('table.say_maumau');
-  return t('table.say_mau');
+/** Which call the button makes: 'last' (colors108), 'maumau' (candeias, or only the last card's), else 'mau'. */
+function callKind(ruleset, calls) {
+  if (ruleset === 'colors108') return 'last';
+  if (ruleset === 'candeias' || (calls.length && calls.every((c) => c === 'maumau'))) return 'maumau';
+  return 'mau';
 }
 
 function candeiasButtons(p, btn) {
@@ -36,20 +38,22 @@ export function renderActions(p) {
     class: `btn ${cls}`, type: 'button', testid, 'data-focus': testid, disabled: !enabled, onclick,
   }, label);
   const calls = [...g.announces];
+  const call = callKind(st.info.ruleset, calls);
+  const due = calls.length > 0 && !st.announce; // the next card needs the call: the button calls for the eye
   const buttons = [
     btn('btn-draw', v.pending_draw > 0 ? t('table.draw_n', { n: v.pending_draw }) : t('table.draw'), !!g.draw,
       () => p.act(g.draw), 'btn-primary'),
     btn('btn-pass', t('table.pass'), !!g.pass, () => p.act(g.pass)),
     // the call: a toggle that adds `announce` to the next card action (values from legal_actions)
     h('button', {
-      class: `btn btn-mau${st.announce ? ' pressed' : ''}`, type: 'button', testid: 'btn-mau', 'data-focus': 'btn-mau',
-      'aria-pressed': st.announce ? 'true' : 'false', disabled: !calls.length,
-      onclick: () => p.set({ announce: !st.announce }),
-    }, callLabel(st.info.ruleset, calls), st.announce ? h('span', { class: 'said' }, ` ✓ ${t('table.said')}`) : null),
+      class: `btn btn-mau${st.announce ? ' pressed' : ''}${due ? ' due' : ''}`, type: 'button', testid: 'btn-mau',
+      'data-focus': 'btn-mau', 'aria-pressed': st.announce ? 'true' : 'false', disabled: !calls.length,
+      onclick: () => { markCallHintSeen(); p.set({ announce: !st.announce }); },
+    }, t(`table.say_${call}`), st.announce ? h('span', { class: 'said' }, ` ✓ ${t('table.said')}`) : null),
   ];
   if (st.info.ruleset === 'candeias') buttons.push(...candeiasButtons(p, btn));
   if (g.challengeWild) buttons.push(btn('btn-liar', t('table.liar'), true, () => p.act(g.challengeWild), 'btn-warn'));
-  return h('div', { class: 'actions', testid: 'actions' }, buttons);
+  return h('div', { class: 'actions', testid: 'actions' }, buttons, due ? renderCallHint(p, call) : null);
 }
 
 export function renderGiveUp(p) {

@@ -7,9 +7,13 @@ import { cardShort, listNames, suitText, t } from '../i18n.js';
 /** The call of this table's rulesets where it has one word: "última" (colors108), "Mau-Mau" (candeias). */
 const CALL = { colors108: 'last', candeias: 'maumau' };
 
-/** How a call is said at this table: its ruleset's one word, else the word given. */
+/** How a call is said at this table: its ruleset's one word, else the word given ('mau', 'maumau', 'last'). */
+export function callOf(ruleset, announce) {
+  return CALL[ruleset] ?? announce;
+}
+
 function announceKey(ruleset, announce) {
-  return `log.announce.${CALL[ruleset] ?? announce}`;
+  return `log.announce.${callOf(ruleset, announce)}`;
 }
 
 /** Why a seat drew, other than by drawing: a missed call (its own or denounced), a W+4 challenge's cost. */
@@ -17,6 +21,16 @@ function penaltyKey(a, seat) {
   if (a.do === 'challenge_wild') return seat === a.seat ? 'log.penalty_wrong_challenge' : 'log.penalty_bluff';
   if (a.do === 'challenge') return 'log.penalty_denounced';
   return 'log.penalty_call';
+}
+
+/**
+ * What one draw of a stored action is: the action's own draw (`drew`), a penalty (penaltyKey says
+ * which: a missed call, denounced, a W+4 challenge's cost) or a draw the action caused another seat (`other`).
+ */
+export function drawKind(a, d) {
+  if (a.do === 'draw' && d.seat === a.seat) return 'drew';
+  if (d.seat === a.seat || (a.do === 'challenge' && d.seat === a.target) || a.do === 'challenge_wild') return 'penalty';
+  return 'other';
 }
 
 /**
@@ -67,12 +81,13 @@ export function describeEvent(ev, { me, names, ruleset, view, passed = false }) 
         const q = who(d.seat);
         const y = q.you ? '_you' : '';
         const v = { name: q.name, n: d.count, cards: q.you && d.cards && d.cards.length ? d.cards : null };
-        if (a.do === 'draw' && d.seat === a.seat) {
+        const kind = drawKind(a, d);
+        if (kind === 'drew') {
           const segs = [{ k: d.count ? `log.drew${y}` : 'log.drew_none', v: { ...v, name: q.you ? null : q.name, nameYou: q.you } }];
           // the engine moved on: a card drawn that nothing may follow, or a pending draw taken (which ends the turn)
           if (passed) segs.push({ k: d.count === 1 ? 'log.turn_passed' : 'log.turn_ends' });
           line(segs, q.you ? 'me' : '');
-        } else if (d.seat === a.seat || (a.do === 'challenge' && d.seat === a.target) || a.do === 'challenge_wild') {
+        } else if (kind === 'penalty') {
           line([{ k: `${penaltyKey(a, d.seat)}${y}`, v: { ...v, call: CALL[ruleset] ?? 'mau' } }], 'warn');
         } else {
           line([{ k: `log.drew${y}`, v }], q.you ? 'me' : '');

@@ -1,5 +1,5 @@
 // The pause menu during a match (seed 000): SAIR DO JOGO (giving up, after a confirmation), the
-// rules of this table, the deck design, sound on/off, the language and "Reportar problema"
+// rules of this table, the deck design, sound on/off and its volume, the language and "Reportar problema"
 // (during or after a match: docs/disputes.md). The match goes on while
 // it is open (the others play on); it is this viewer's own screen, kept in the state as `menu`:
 // null (closed), 'main', 'rules', 'leave' (the confirmation), 'report' or 'reported'.
@@ -8,7 +8,8 @@ import { DESIGN_IDS } from '../cards.js';
 import { reportedView, reportItem, reportView } from '../disputes.js';
 import { h, trapTab } from '../dom.js';
 import { getLang, LANGS, setLang, t } from '../i18n.js';
-import { setSound, soundOn } from '../sound.js';
+import { playSound } from '../sfx.js';
+import { setSound, setVolume, soundOn, volume } from '../sound.js';
 import { rulesContent } from './rules.js';
 
 /** Whether SAIR DO JOGO is offered: a seated player of a match being played. */
@@ -35,6 +36,22 @@ function close(p) {
   p.focus('btn-menu');
 }
 
+// the slider keeps its own value while it moves (the menu is not drawn again); a card sounds at the new level
+function volumeField() {
+  const shown = h('span', { class: 'menu-volume-value', 'aria-hidden': 'true' }, `${volume()} %`);
+  return h('label', { class: 'menu-field', for: 'menu-volume' }, h('span', {}, t('menu.volume')),
+    h('span', { class: 'menu-volume-row' }, h('input', {
+      id: 'menu-volume', class: 'menu-volume', type: 'range', min: '0', max: '100', step: '5', value: String(volume()),
+      testid: 'menu-volume', 'data-focus': 'menu-volume', 'aria-valuetext': `${volume()} %`,
+      oninput: (e) => {
+        setVolume(e.target.value);
+        shown.textContent = `${volume()} %`;
+        e.target.setAttribute('aria-valuetext', shown.textContent);
+      },
+      onchange: () => playSound('card'),
+    }), shown));
+}
+
 function mainView(p) {
   const lang = getLang();
   const sound = soundOn();
@@ -54,6 +71,7 @@ function mainView(p) {
         'aria-checked': sound ? 'true' : 'false', 'aria-labelledby': 'menu-sound-label menu-sound-state',
         onclick: () => { setSound(!sound); p.set({}); },
       }, h('span', { id: 'menu-sound-state' }, sound ? t('menu.sound_on') : t('menu.sound_off')))),
+    volumeField(),
     h('div', { class: 'menu-field', role: 'group', 'aria-labelledby': 'menu-lang-label' },
       h('span', { id: 'menu-lang-label' }, t('menu.language')),
       h('div', { class: 'row menu-langs' }, LANGS.map((l) => h('button', {
