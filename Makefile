@@ -33,6 +33,7 @@ $(PROTO_OUT) &: $(PROTO_SRC) $(STAMP)
 proto: $(PROTO_OUT)
 
 $(NODE_STAMP): package.json package-lock.json
+	@command -v npm >/dev/null || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y nodejs npm)
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
