@@ -92,10 +92,10 @@ async def _load(request: web.Request) -> Dispute:
 
 
 async def report(request: web.Request) -> web.Response:
-    """"Reportar problema": someone seated at the table (a guest too) says what went wrong.
+    """"Reportar problema": someone seated at the table (a guest too), or its creator, says what went wrong.
 
-    Watching leaves no record, so anyone could claim to have watched: only a seat, which the
-    table's record holds, lets one report (``403 not_at_table`` otherwise; docs/disputes.md).
+    Watching leaves no record, so anyone could claim to have watched: only a seat or the creation,
+    which the table's record holds, lets one report (``403 not_at_table`` otherwise; docs/disputes.md).
     """
     identity, name = caller(request)
     table_id = request.match_info["table_id"]
@@ -107,7 +107,7 @@ async def report(request: web.Request) -> web.Response:
     if t.status == TableStatus.NONE:
         raise json_error(404, "unknown_table", f"there is no table {table_id!r}")
     seat = t.seat_of(identity)
-    if seat < 0:
+    if seat < 0 and identity != t.creator:  # a creator watching the bots it seated saw the whole match
         raise json_error(403, "not_at_table", "only someone seated at this table may report a problem with it")
     d = Dispute(uuid.uuid4().hex[:24])
     try:

@@ -96,6 +96,16 @@ async def test_someone_who_never_sat_at_the_table_cannot_report_on_it(nats_url: 
     assert stored.state.messages == 0  # nothing reported
 
 
+async def test_the_creator_watching_the_bots_it_seated_may_report(nats_url: str, tmp_path: Path) -> None:
+    async with desk(nats_url, tmp_path) as d:
+        host = await d.g.client("Lia")
+        _, created = await host.post("/api/tables", {"ruleset": "classic32", "seats": 2, "watch": True})
+        table = created["table_id"]
+        await host.post(f"/api/tables/{table}/bots")
+        status, body = await host.post(f"/api/tables/{table}/disputes", {"text": "o robô jogou duas vezes"})
+    assert status == 201 and body["table_id"] == table
+
+
 async def test_only_staff_list_look_at_and_close_disputes(nats_url: str, tmp_path: Path) -> None:
     async with desk(nats_url, tmp_path) as d:
         dispute = (await d.report())["dispute_id"]

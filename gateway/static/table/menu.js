@@ -20,7 +20,7 @@ export function mayLeave(p) {
 /** What the open menu shows depends on only these: the same key, nothing to draw again. */
 export function menuKey(p) {
   const { st } = p;
-  return [st.menu, getLang(), p.design, soundOn(), mayLeave(p), p.seated, st.info.ruleset, JSON.stringify(st.info.options)].join('|');
+  return [st.menu, getLang(), p.design, soundOn(), mayLeave(p), p.seated, st.info.creator, st.info.ruleset, JSON.stringify(st.info.options)].join('|');
 }
 
 export function renderMenuButton(p) {
@@ -78,7 +78,7 @@ function mainView(p) {
         class: 'btn btn-small', type: 'button', testid: `menu-lang-${l}`, 'data-focus': `menu-lang-${l}`, lang: l,
         'aria-pressed': l === lang ? 'true' : 'false', onclick: () => setLang(l),
       }, t(`menu.lang.${l}`))))),
-    p.seated ? reportItem(p) : null, // only a seat may report (docs/disputes.md)
+    p.seated || p.st.info.creator ? reportItem(p) : null, // only a seat or the creator may report (docs/disputes.md)
     mayLeave(p) ? h('button', { class: 'btn btn-danger menu-item', type: 'button', testid: 'menu-leave', 'data-focus': 'menu-leave',
       onclick: () => { p.set({ menu: 'leave' }); p.focus('menu-leave-cancel'); } }, t('menu.leave')) : null,
     h('button', { class: 'btn btn-primary menu-item', type: 'button', testid: 'menu-close', 'data-focus': 'menu-close',
