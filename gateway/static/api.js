@@ -76,7 +76,24 @@ function guestHeaders(headers) {
   return headers;
 }
 
-async function http(method, path, body) {
+// The requests that may change this browser's session cookie (a sign-in, a new password), while in flight.
+const changing = new Set();
+
+/** Once the session-changing requests now in flight have their answers (and so their cookies). */
+export function sessionSettled() {
+  return Promise.allSettled([...changing]);
+}
+
+function http(method, path, body) {
+  const call = request(method, path, body);
+  if (method !== 'GET') {
+    changing.add(call);
+    call.finally(() => changing.delete(call)).catch(() => {});
+  }
+  return call;
+}
+
+async function request(method, path, body) {
   const headers = guestHeaders({ Accept: 'application/json' });
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let res;

@@ -3,7 +3,7 @@
 // its own module.
 
 import { accountOffer, accountTools, openAccountDialog } from './accountui.js';
-import { api, Connection, loadSession, onAccountElsewhere } from './api.js';
+import { api, Connection, loadSession, onAccountElsewhere, sessionSettled } from './api.js';
 import { backSVG, DEFAULT_DESIGN, DESIGN_IDS } from './cards.js';
 import { rulesetLabel } from './catalog.js';
 import { h, mount } from './dom.js';
@@ -200,9 +200,20 @@ function boot() {
   onLangChange(() => { renderTools(); renderBanner(); screen?.render(); });
   conn.addEventListener('status', renderBanner);
   conn.addEventListener('status', askWhoWhenStuck);
-  conn.addEventListener('session_ended', () => {
-    api.me().catch(() => null)
-      .then((s) => ctx.accountChanged(s?.account ? '' : errorText('no_account')));
+  conn.addEventListener('session_ended', async () => {
+    // a new password asked on this page ends this session before its answer brings the next one's cookie
+    await sessionSettled();
+    const was = loadSession()?.identity;
+    let now;
+    try {
+      now = await api.me();
+    } catch {
+      conn.restart(); // unreachable: the socket's own retries find out
+      return;
+    }
+    // a new session of the same account (its password changed on this page): only the socket is new
+    if (now?.account && now.identity === was) conn.restart();
+    else ctx.accountChanged(now?.account ? '' : errorText('no_account'));
   });
   conn.addEventListener('error', (e) => {
     const f = e.detail;
