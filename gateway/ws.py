@@ -16,7 +16,7 @@ import contextlib
 import logging
 import time
 import uuid
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,14 +32,16 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from gateway.feeds import Feed, Feeds, UnknownTable, chat_line
 from gateway.http_api import DB_KEY, ZONE_KEY
+from gateway.moves import action_of
 from gateway.openlist import OpenTables
+from gateway.outbox import SESSION_ENDED, Outbox
 from gateway.presence import Marks
 from gateway.quickmatch_api import MAX_WAIT, QuickMatch, Refusal
 from gateway.redact import BatchFrames, events_frame, state_frame
 from gateway.revocation import CLOSE_CODE, GUARD_SECONDS, SessionCheck
 from gateway.sessions import digest
 from gateway.stakes import vouch
-from maumau.v1 import actions_pb2, chat_pb2, table_pb2
+from maumau.v1 import chat_pb2, table_pb2
 from services.chat.client import post
 from services.chat.store import history
 from services.clock.presence import WATCHING
@@ -113,60 +115,6 @@ class Sockets:
             counts[key] -= 1
             if counts[key] <= 0:
                 del counts[key]
-
-
-Outgoing = tuple[str, dict[str, Any] | str]  # (type, the frame or its JSON text)
-SESSION_ENDED: Outgoing = ("session_ended", "")  # not a frame: the writer closes the socket with CLOSE_CODE
-
-
-class Outbox:
-    """A socket's frames waiting for its writer, at most ``limit``; past that, only a close (None).
-
-    A deque and the writer's one waiter: ``asyncio.Queue``'s bookkeeping (unfinished-task counts,
-    an event cleared on every put, a list of waiters) was some 5 % of the gateway's CPU under load.
-
-    >>> box = Outbox(2)
-    >>> box.put(("pong", "{}")), box.put(("pong", "{}")), box.put(("pong", "{}")), box.put(("pong", "{}"))
-    (True, True, False, False)
-    >>> asyncio.run(box.take())
-    [None]
-    """
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self.items: deque[Outgoing | None] = deque()
-        self.behind = False  # fell behind: what is queued gave way to a close
-        self.waiter: asyncio.Future[None] | None = None
-
-    def put(self, item: Outgoing) -> bool:
-        """Queue ``item``; False (and a close queued instead of everything) when the socket fell behind."""
-        if self.behind:
-            return False
-        if len(self.items) >= self.limit:
-            self.behind = True
-            self.items.clear()
-            self.items.append(None)
-            self._wake()
-            return False
-        self.items.append(item)
-        self._wake()
-        return True
-
-    def _wake(self) -> None:
-        if self.waiter is not None and not self.waiter.done():
-            self.waiter.set_result(None)
-
-    async def take(self) -> list[Outgoing | None]:
-        """Everything queued, once there is something."""
-        while not self.items:
-            self.waiter = asyncio.get_running_loop().create_future()
-            try:
-                await self.waiter
-            finally:
-                self.waiter = None
-        items = list(self.items)
-        self.items.clear()
-        return items
 
 
 @dataclass(eq=False)  # a socket is itself: watched in sets, by identity
@@ -361,7 +309,7 @@ class Socket:
         try:
             if "do" in body:
                 feed = self.feeds.feeds.get(table_id)
-                _action(body, feed.table.seat_of(self.identity) if feed is not None else -1, cmd.act)
+                action_of(body, feed.table.seat_of(self.identity) if feed is not None else -1, cmd.act)
             else:
                 names = [k for k in body if k in TABLE_COMMANDS]
                 if len(names) != 1 or not isinstance(body[names[0]], dict):
@@ -450,39 +398,6 @@ class Socket:
         for table_id in list(self.tables):
             await self.feeds.unwatch(table_id, self)
         self.tables.clear()
-
-
-_TEXT_FIELDS = frozenset({"do", "card", "choose", "announce", "with"})
-INT32 = range(-(2**31), 2**31)
-
-
-def _action(body: dict[str, Any], seat: int, into: actions_pb2.Action) -> None:
-    """A game action's command object as the ``Action`` of ``seat`` (the seat the object names is ignored).
-
-    A move's usual spelling (strings, a list of cards, an int target) is set field by field; any
-    other spelling goes through ``json_format.ParseDict``, which accepts what it accepts (numbers as
-    strings, nulls) and raises its ``ParseError`` for the rest — parsing every move with it cost
-    some 3 % of the gateway's CPU under load.
-
-    >>> a = actions_pb2.Action()
-    >>> _action({"do": "play", "card": "QH", "seat": 3}, 1, a); (a.do, a.card, a.seat)
-    ('play', 'QH', 1)
-    >>> _action({"do": "challenge", "target": "2"}, 0, a); (a.do, a.card, a.target)
-    ('challenge', '', 2)
-    """
-    into.Clear()
-    for key, value in body.items():
-        if key in _TEXT_FIELDS and type(value) is str:
-            setattr(into, key, value)
-        elif key == "cards" and type(value) is list and all(type(c) is str for c in value):
-            into.cards.extend(value)
-        elif key == "target" and type(value) is int and value in INT32:
-            into.target = value
-        elif key != "seat":
-            parsed = json_format.ParseDict({k: v for k, v in body.items() if k != "seat"}, actions_pb2.Action())
-            into.CopyFrom(parsed)
-            break
-    into.seat = seat
 
 
 _SOCKET_FRAMES: dict[str, Callable[[Socket], None]] = {"ping": Socket.pong, "hello": Socket.welcome,
