@@ -27,11 +27,12 @@ from services.accounts.domain import Account
 from services.disputes import desk, domain, projections
 from services.disputes.domain import Dispute, Status
 from services.disputes.store import DisputeStore
+from services.eventlog.store import Conflict
 from services.rankings import fairplay
 from services.runtime.refusals import Refused
 from services.table.client import send
 from services.table.domain import Status as TableStatus
-from services.table.store import Conflict, EventStore
+from services.table.store import EventStore
 from services.table.verify import verify
 
 DISPUTES_KEY = web.AppKey("disputes", DisputeStore)

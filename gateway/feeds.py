@@ -25,8 +25,8 @@ from nats.aio.subscription import Subscription
 
 from gateway.redact import BatchFrames
 from maumau.v1 import chat_pb2, events_pb2
+from services.eventlog.direct import StaleRead
 from services.runtime import subjects, tracing
-from services.runtime.direct import StaleRead
 from services.runtime.timeouts import stop
 from services.table.domain import Table
 from services.table.repository import tables

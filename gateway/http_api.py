@@ -29,13 +29,13 @@ from services.rules.wire import option_to_pb
 from services.runtime import subjects
 from services.runtime.signing import load_key, public_pem
 from services.table.client import send
-from services.table.domain import Status, Table
+from services.table.domain import Status
 from services.table.projections import directory, seats
-from services.table.repository import Repository
+from services.table.repository import Tables
 
 NATS_KEY = web.AppKey("nats", NATS)
 DB_KEY = web.AppKey("db", AsyncEngine)
-TABLES_KEY: web.AppKey[Repository[Table]] = web.AppKey("tables")
+TABLES_KEY: web.AppKey[Tables] = web.AppKey("tables")
 SIGNING_KEY = web.AppKey("signing_key", str)  # the path of the key that signs exports
 PROXIES_KEY = web.AppKey("trusted_proxies", int)
 PARTITIONS_KEY = web.AppKey("stream_partitions", int)  # the streams new tables spread over (docs/scaling.md)

@@ -33,10 +33,10 @@ from services.rules.rulesets import OptionError, make_ruleset
 from services.rules.wire import option_to_pb
 from services.runtime.settings import Settings
 from services.table.client import send
-from services.table.domain import Status, Table
+from services.table.domain import Status
 from services.table.lobby import entry
 from services.table.projections import directory
-from services.table.repository import Repository
+from services.table.repository import Tables
 
 QUICK_KEY: web.AppKey[QuickMatch] = web.AppKey("quick_match")
 TURN_SECONDS = (0, 15, 30, 60, 120)  # the speeds offered: 0 is no turn timer
@@ -67,7 +67,7 @@ class QuickMatch:
 
     pools: Matchmaking
     nc: NATS
-    tables: Repository[Table]
+    tables: Tables
     # the tables this replica creates or created lately: the polls it answers the moment a group forms here
     # wait for that creation instead of reading the table and sending its creation again, one each
     created: dict[str, asyncio.Task[None]] = field(default_factory=dict)

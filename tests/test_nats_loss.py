@@ -8,7 +8,7 @@ import logging
 from nats.aio.msg import Msg
 from nats.js.api import AckPolicy, ConsumerConfig
 
-from services.runtime.consuming import consume
+from services.eventlog.consuming import consume
 from services.runtime.lifecycle import connect
 from tests.natsserver import JetStreamServer
 

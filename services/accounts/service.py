@@ -22,10 +22,10 @@ from services.accounts import domain, passwords
 from services.accounts.domain import Account
 from services.accounts.names import name_key
 from services.accounts.store import AccountStore, guest_key
+from services.eventlog.store import Conflict
 from services.runtime import tracing
 from services.runtime.commands import CommandService
 from services.runtime.refusals import Refused
-from services.table.store import Conflict
 
 Events = list[accounts_pb2.AccountEvent]
 P = ParamSpec("P")

@@ -11,15 +11,13 @@ decides (docs/accounts.md).
 from __future__ import annotations
 
 from nats.js import JetStreamContext
-from nats.js.api import StorageType, StreamConfig
 from nats.js.errors import BadRequestError, KeyNotFoundError, KeyWrongLastSequenceError
 from nats.js.kv import KeyValue
 
 from maumau.v1 import accounts_pb2
 from services.accounts.domain import Account, evolve
-from services.runtime import metrics, subjects
-from services.runtime.direct import read_subject
-from services.table.store import WRONG_LAST_SEQUENCE, Conflict, duplicate_id
+from services.eventlog.store import WRONG_LAST_SEQUENCE, EventLog
+from services.runtime import subjects
 
 STREAM = "ACCOUNTS"
 SUBJECTS = subjects.ACCOUNT_EVENTS
@@ -34,16 +32,11 @@ class AccountStore:
     def __init__(self, js: JetStreamContext, replicas: int = 1, duplicate_window: float = 120.0):
         self.js = js
         self.replicas = replicas
-        self.duplicate_window = duplicate_window
+        self.log = EventLog(js, STREAM, SUBJECTS, replicas, duplicate_window)
         self._claims: KeyValue | None = None
 
     async def ensure_stream(self) -> None:
-        config = StreamConfig(name=STREAM, subjects=[SUBJECTS], storage=StorageType.FILE, num_replicas=self.replicas,
-                              duplicate_window=self.duplicate_window, allow_direct=True)
-        try:
-            await self.js.add_stream(config)
-        except BadRequestError:
-            await self.js.update_stream(config)
+        await self.log.ensure()
         await self.claims()
 
     async def claims(self) -> KeyValue:
@@ -54,22 +47,13 @@ class AccountStore:
     async def append(self, account_id: str, batch: accounts_pb2.AccountEventBatch, expected: int, command_id: str,
                      headers: dict[str, str] | None = None) -> tuple[int, bool]:
         """Store ``batch`` if the account's last sequence is ``expected``; returns (sequence, was a duplicate)."""
-        h = {"Nats-Expected-Last-Subject-Sequence": str(expected),
-             "Nats-Msg-Id": duplicate_id(account_id, command_id), **(headers or {})}
-        try:
-            ack = await self.js.publish(subjects.account_events(account_id), batch.SerializeToString(),
-                                        stream=STREAM, headers=h)
-        except BadRequestError as e:
-            if e.err_code == WRONG_LAST_SEQUENCE:
-                metrics.APPEND_CONFLICTS.labels(STREAM).inc()
-                raise Conflict(str(e)) from None
-            raise
-        return ack.seq, bool(ack.duplicate)
+        return await self.log.append(subjects.account_events(account_id), account_id, batch.SerializeToString(),
+                                     expected=expected, command_id=command_id, headers=headers)
 
     async def load(self, account_id: str) -> Account:
         """The account as its stream has it now (an account is a handful of batches: read whole)."""
         account = Account(account_id)
-        for m in await read_subject(self.js, STREAM, subjects.account_events(account_id)):
+        for m in await self.log.read(subjects.account_events(account_id)):
             for ev in accounts_pb2.AccountEventBatch.FromString(m.data).events:
                 evolve(account, m.seq, ev)
         return account

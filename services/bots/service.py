@@ -24,15 +24,16 @@ from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 from maumau.v1 import events_pb2, table_pb2
 from services.bots.play import decide, may_act
 from services.bots.reading import Reading, observe
+from services.eventlog.consuming import consume_all
+from services.eventlog.repository import Repository
+from services.eventlog.store import previous_seq
 from services.rules.state import State
 from services.rules.wire import action_from_pb, action_to_pb
 from services.runtime import logs, metrics
-from services.runtime.consuming import consume_all
 from services.runtime.settings import BOT_BUDGET_MS, BOT_THINK_SECONDS
 from services.table.client import send
 from services.table.domain import Table, evolve
-from services.table.repository import Repository
-from services.table.store import SUBJECTS, EventStore, previous_seq
+from services.table.store import SUBJECTS, EventStore, Stored
 
 FOLDED = 2000  # tables kept folded between their batches
 BOTLESS = 50_000  # tables remembered to have no bot seated (a sequence each)
@@ -127,7 +128,7 @@ class BotsService:
                 if self.still_botless(table_id, seq, previous, batch):  # no bot to play: nothing to fold
                     await msg.ack()
                     continue
-                t = await self.folder.after(table_id, seq, batch, previous)
+                t = await self.folder.after(table_id, Stored(seq, batch), previous)
                 self._note_bots(t)
                 turns = self.turns(t, seq)
                 if not turns:  # nothing to wait for: acknowledged with the batch's other acks

@@ -18,8 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from maumau.v1 import events_pb2
-from services.table.repository import Repository
-from services.table.store import EventStore
+from services.eventlog.repository import Repository
+from services.table.store import EventStore, Stored
 
 
 @dataclass
@@ -69,5 +69,5 @@ def fold(s: Seating, seq: int, ev: events_pb2.Event) -> None:
     s.seq = seq
 
 
-def seatings(store: EventStore, cache_size: int) -> Repository[Seating]:
+def seatings(store: EventStore, cache_size: int) -> Repository[Seating, Stored]:
     return Repository(store, Seating, fold, cache_size)

@@ -23,9 +23,9 @@ from maumau.v1 import chat_pb2, table_pb2
 from services.chat import store
 from services.chat.seating import seatings
 from services.chat.text import clean
+from services.eventlog.direct import StaleRead
 from services.runtime import metrics, tracing
 from services.runtime.commands import CommandService
-from services.runtime.direct import StaleRead
 from services.runtime.refusals import Refused
 from services.runtime.settings import CHAT_MAX_CHARS, CHAT_RATE, parse_rate
 from services.table.store import EventStore

@@ -11,13 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from nats.js import JetStreamContext
-from nats.js.api import DiscardPolicy, StorageType, StreamConfig
-from nats.js.errors import BadRequestError, NotFoundError
+from nats.js.errors import NotFoundError
 
 from maumau.v1 import chat_pb2
+from services.eventlog.store import EventLog
 from services.runtime import subjects
-from services.runtime.direct import read_subject
-from services.table.store import duplicate_id
 
 STREAM = "CHAT"
 SUBJECTS = subjects.CHAT_LINES
@@ -30,22 +28,20 @@ class StoredLine:
     line: chat_pb2.ChatLine
 
 
+def log(js: JetStreamContext, replicas: int = 1, duplicate_window: float = 120.0) -> EventLog:
+    """The chat's event log: the last ``HISTORY`` lines of each table."""
+    return EventLog(js, STREAM, SUBJECTS, replicas, duplicate_window, per_subject=HISTORY)
+
+
 async def ensure_stream(js: JetStreamContext, replicas: int = 1, duplicate_window: float = 120.0) -> None:
-    config = StreamConfig(name=STREAM, subjects=[SUBJECTS], storage=StorageType.FILE, num_replicas=replicas,
-                          max_msgs_per_subject=HISTORY, discard=DiscardPolicy.OLD,
-                          duplicate_window=duplicate_window, allow_direct=True)
-    try:
-        await js.add_stream(config)
-    except BadRequestError:
-        await js.update_stream(config)
+    await log(js, replicas, duplicate_window).ensure()
 
 
 async def append(js: JetStreamContext, line: chat_pb2.ChatLine,
                  headers: dict[str, str] | None = None) -> tuple[int, bool]:
     """Store ``line`` on its table's subject; returns (sequence, was a duplicate of an earlier command)."""
-    h = {"Nats-Msg-Id": duplicate_id(line.table_id, line.command_id), **(headers or {})}
-    ack = await js.publish(subjects.chat_lines(line.table_id), line.SerializeToString(), stream=STREAM, headers=h)
-    return ack.seq, bool(ack.duplicate)
+    return await log(js).append(subjects.chat_lines(line.table_id), line.table_id, line.SerializeToString(),
+                                expected=None, command_id=line.command_id, headers=headers)
 
 
 async def line_at(js: JetStreamContext, seq: int) -> chat_pb2.ChatLine | None:
@@ -60,7 +56,7 @@ async def line_at(js: JetStreamContext, seq: int) -> chat_pb2.ChatLine | None:
 async def read(js: JetStreamContext, table_id: str, after: int = 0) -> list[StoredLine]:
     """The table's stored lines after stream sequence ``after`` (at most the last 100), in order."""
     return [StoredLine(m.seq, chat_pb2.ChatLine.FromString(m.data))
-            for m in await read_subject(js, STREAM, subjects.chat_lines(table_id), after, batch=HISTORY)]
+            for m in await log(js).read(subjects.chat_lines(table_id), after, batch=HISTORY)]
 
 
 async def history(js: JetStreamContext, table_id: str) -> list[chat_pb2.ChatLine]:

@@ -29,15 +29,15 @@ from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy, KeyValueConfig
 from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError
 from nats.js.kv import KeyValue
 
-from maumau.v1 import events_pb2
 from services.clock import presence
 from services.clock.timers import KINDS, Durations, Timer, timers
+from services.eventlog.consuming import consume_all
+from services.eventlog.store import previous_seq
 from services.runtime import logs, metrics
-from services.runtime.consuming import consume_all
 from services.runtime.timeouts import within
 from services.table.client import send
 from services.table.repository import tables
-from services.table.store import SUBJECTS, EventStore, previous_seq
+from services.table.store import SUBJECTS, EventStore, Stored
 
 FOLDED = 2000  # tables kept folded between their batches
 log = logging.getLogger("maumau.clock")
@@ -106,7 +106,7 @@ class ClockService:
                 if folded is not None and folded.seq >= seq:
                     latest[table_id] = folded
                     continue
-                latest[table_id] = await self.folder.after(table_id, seq, events_pb2.EventBatch.FromString(msg.data),
+                latest[table_id] = await self.folder.after(table_id, Stored.decode(seq, msg.data),
                                                            previous_seq(msg.headers))
             running = {table_id: timers(t, self.durations) for table_id, t in latest.items()}
             await asyncio.gather(*(self._record(kv, table_id, latest[table_id].seq, now)

@@ -9,14 +9,11 @@ cannot both win (the loser reads the dispute again and is refused ``dispute_clos
 from __future__ import annotations
 
 from nats.js import JetStreamContext
-from nats.js.api import StorageType, StreamConfig
-from nats.js.errors import BadRequestError
 
 from maumau.v1 import disputes_pb2
 from services.disputes.domain import Dispute, evolve
+from services.eventlog.store import EventLog
 from services.runtime import subjects
-from services.runtime.direct import read_subject
-from services.table.store import WRONG_LAST_SEQUENCE, Conflict, duplicate_id
 
 STREAM = "DISPUTES"
 SUBJECTS = subjects.DISPUTE_EVENTS
@@ -24,38 +21,22 @@ SUBJECTS = subjects.DISPUTE_EVENTS
 
 class DisputeStore:
     def __init__(self, js: JetStreamContext, replicas: int = 1, duplicate_window: float = 120.0):
-        self.js = js
-        self.replicas = replicas
-        self.duplicate_window = duplicate_window
+        self.log = EventLog(js, STREAM, SUBJECTS, replicas, duplicate_window)
 
     async def ensure_stream(self) -> None:
-        config = StreamConfig(name=STREAM, subjects=[SUBJECTS], storage=StorageType.FILE, num_replicas=self.replicas,
-                              duplicate_window=self.duplicate_window, allow_direct=True)
-        try:
-            await self.js.add_stream(config)
-        except BadRequestError:
-            await self.js.update_stream(config)
+        await self.log.ensure()
 
     async def append(self, dispute_id: str, event: disputes_pb2.DisputeEvent, expected: int | None,
                      msg_id: str) -> tuple[int, bool]:
         """Store ``event`` if the dispute's last sequence is ``expected`` (None: whatever it is);
         returns (sequence, was a duplicate). Raises ``Conflict`` when the dispute moved on."""
-        h = {"Nats-Msg-Id": duplicate_id(dispute_id, msg_id)}
-        if expected is not None:
-            h["Nats-Expected-Last-Subject-Sequence"] = str(expected)
-        try:
-            ack = await self.js.publish(subjects.dispute_events(dispute_id), event.SerializeToString(), stream=STREAM,
-                                        headers=h)
-        except BadRequestError as e:
-            if e.err_code == WRONG_LAST_SEQUENCE:
-                raise Conflict(str(e)) from None
-            raise
-        return ack.seq, bool(ack.duplicate)
+        return await self.log.append(subjects.dispute_events(dispute_id), dispute_id, event.SerializeToString(),
+                                     expected=expected, command_id=msg_id)
 
     async def events(self, dispute_id: str) -> list[tuple[int, disputes_pb2.DisputeEvent]]:
         """The dispute's stored events, in order, with their stream sequences."""
         return [(m.seq, disputes_pb2.DisputeEvent.FromString(m.data))
-                for m in await read_subject(self.js, STREAM, subjects.dispute_events(dispute_id))]
+                for m in await self.log.read(subjects.dispute_events(dispute_id))]
 
     async def load(self, dispute_id: str) -> Dispute:
         """The dispute as its stream has it now (a handful of events: read whole)."""

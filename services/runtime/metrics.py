@@ -39,7 +39,7 @@ APPEND_CONFLICTS = Counter("maumau_append_conflicts_total", "Appends refused by 
 COMMAND_RETRIES = Counter("maumau_command_retries_total", "Commands decided again after a conflict or a "
                           "refusal from a stale cache", ["service"])
 
-# --- stream consumers (services/runtime/consuming.py: projector, clock, bots) ---------------------------
+# --- stream consumers (services/eventlog/consuming.py: projector, clock, bots) ---------------------------
 
 CONSUMER_PENDING = Gauge("maumau_consumer_pending_messages", "Messages stored and not yet delivered to the "
                          "durable consumer (its lag), as the server counts them", ["consumer", "stream"])

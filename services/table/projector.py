@@ -22,10 +22,10 @@ from services.accounts.projections import DURABLE as ACCOUNTS_DURABLE
 from services.accounts.store import STREAM as ACCOUNTS_STREAM
 from services.disputes.projections import DURABLE as DISPUTES_DURABLE
 from services.disputes.store import STREAM as DISPUTES_STREAM
+from services.eventlog.consuming import consume, consume_all
 from services.rankings.periods import zone
 from services.rankings.projection import Standings
 from services.runtime import metrics, subjects
-from services.runtime.consuming import consume, consume_all
 from services.table.domain import Status, Table
 from services.table.projections import finish, metadata, migrate, partition_position, position, project
 from services.table.repository import tables

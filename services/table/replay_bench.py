@@ -34,15 +34,15 @@ import nats
 from nats.aio.client import Client as NATS
 
 from maumau.v1 import table_pb2
+from services.eventlog.direct import read_subjects
 from services.rules import bench as engine_bench
 from services.rules.engine import legal_actions
 from services.rules.wire import action_to_pb
 from services.runtime import subjects
-from services.runtime.direct import read_subjects
 from services.runtime.lifecycle import servers
 from services.table.client import send
 from services.table.domain import Status, Table
-from services.table.repository import Repository, tables
+from services.table.repository import Tables, tables
 from services.table.store import STREAM, EventStore, Stored
 from services.table.verify import verify
 from services.up import running_platform
@@ -67,7 +67,7 @@ async def _command(nc: NATS, tid: str, actor: str, **command: object) -> table_p
     return reply
 
 
-async def play_bots(nc: NATS, repo: Repository[Table], tid: str, rng: random.Random, played: Counter,
+async def play_bots(nc: NATS, repo: Tables, tid: str, rng: random.Random, played: Counter,
                 target: int) -> None:
     """One bot-only table, played until the tables hold ``target`` events (``played`` counts theirs together)."""
     await _command(nc, tid, WATCHER, create=table_pb2.CreateTable(ruleset="classic52", seats=PLAYERS, watch=True))

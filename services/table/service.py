@@ -20,17 +20,18 @@ from nats.errors import TimeoutError as NatsTimeout
 from nats.js.errors import NoStreamResponseError, ServiceUnavailableError
 
 from maumau.v1 import events_pb2, table_pb2
+from services.eventlog.direct import StaleRead
+from services.eventlog.store import Conflict
 from services.rules.version import ENGINE_VERSION
 from services.runtime import metrics, tracing
 from services.runtime.commands import CommandService
-from services.runtime.direct import StaleRead
 from services.runtime.refusals import Refused
 from services.runtime.settings import ABSENCE_SECONDS, EXPIRY_SECONDS, SOLO_SECONDS, STANDIN_SECONDS
 from services.table.domain import Context, Rules, Table, decide
 from services.table.lobby import changes_lobby
 from services.table.repository import tables
 from services.table.rules_client import RulesUnavailable
-from services.table.store import GENESIS, Conflict, EventStore
+from services.table.store import GENESIS, EventStore
 
 
 @dataclass

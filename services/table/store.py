@@ -5,9 +5,9 @@ partition (``services.runtime.subjects.table_partition``), so a store routes eac
 appends and reads by its id alone.
 
 A command's events are stored as one message (an ``EventBatch``), so they land whole or
-not at all. Appends carry the expected last sequence of the table's subject (two commands
-racing on one table cannot both win) and the table and command id as ``Nats-Msg-Id`` (a
-re-sent command is stored once; the same id sent to another table is another command).
+not at all; each partition's stream is an ``EventLog`` (``services.eventlog.store``: the
+expected last sequence, the de-duplication id). Every stored batch is also republished on
+``subjects.LIVE_TABLES``, which the gateways follow.
 """
 
 from __future__ import annotations
@@ -17,17 +17,14 @@ import re
 from dataclasses import dataclass
 
 from nats.js import JetStreamContext
-from nats.js.api import DiscardPolicy, RePublish, StorageType, StreamConfig
-from nats.js.errors import BadRequestError, NotFoundError
 
 from maumau.v1 import events_pb2
-from services.runtime import metrics, subjects
-from services.runtime.direct import read_subject
+from services.eventlog.store import EventLog
+from services.runtime import subjects
 
 STREAM = "TABLES"  # partition 0's
 SUBJECTS = subjects.TABLE_EVENTS
 _PARTITION_STREAM = re.compile(r"TABLES(?:-([1-9][0-9]*))?")
-WRONG_LAST_SEQUENCE = 10071
 GENESIS = bytes(32)  # what a table's first batch names as its previous one
 
 
@@ -48,43 +45,6 @@ def partition_of_stream(name: str) -> int | None:
     """
     named = _PARTITION_STREAM.fullmatch(name)
     return None if named is None else int(named.group(1) or 0)
-
-
-def duplicate_id(table_id: str, command_id: str) -> str:
-    """The stream's de-duplication id of a command: command ids are unique within a table only.
-
-    >>> duplicate_id("t1", "c1") != duplicate_id("t2", "c1")
-    True
-    """
-    return f"{table_id}/{command_id}"
-
-
-def previous_seq(headers: dict[str, str] | None) -> int | None:
-    """The table's sequence before a stored batch, as its append expected it (None if unknown).
-
-    >>> previous_seq({"Nats-Expected-Last-Subject-Sequence": "41"})
-    41
-    """
-    value = (headers or {}).get("Nats-Expected-Last-Subject-Sequence")
-    return int(value) if value else None
-
-
-class Conflict(Exception):
-    """The table's subject moved on since the state the command was decided on (to ``last``, as the server said)."""
-
-    def __init__(self, message: str, last: int = 0) -> None:
-        super().__init__(message)
-        self.last = last
-
-
-def conflict(description: str) -> Conflict:
-    """The conflict a refused append describes, with the table's last sequence when it names one.
-
-    >>> conflict("wrong last sequence: 41").last, conflict("something else").last
-    (41, 0)
-    """
-    found = re.search(r"wrong last sequence: (\d+)", description)
-    return Conflict(description, int(found[1]) if found else 0)
 
 
 @dataclass(frozen=True)
@@ -110,19 +70,21 @@ class EventStore:
         self.replicas = replicas
         self.duplicate_window = duplicate_window
         self.partitions = partitions  # how many partitions this service makes sure of (new tables spread over them)
+        self._logs: dict[int, EventLog] = {}
         self._present = set(range(partitions))  # partitions known to have a stream
+
+    def log(self, partition: int) -> EventLog:
+        """The event log of one partition."""
+        if partition not in self._logs:
+            self._logs[partition] = EventLog(
+                self.js, stream_of(partition), subjects.partition_events(partition), self.replicas,
+                self.duplicate_window, republish_to=subjects.LIVE_TABLES)
+        return self._logs[partition]
 
     async def ensure_stream(self) -> None:
         """Make sure partitions 0 … ``partitions`` − 1 each have their stream, as configured."""
         for k in range(self.partitions):
-            config = StreamConfig(name=stream_of(k), subjects=[subjects.partition_events(k)], storage=StorageType.FILE,
-                                  num_replicas=self.replicas, duplicate_window=self.duplicate_window,
-                                  allow_direct=True, discard=DiscardPolicy.OLD,
-                                  republish=RePublish(src=subjects.partition_events(k), dest=subjects.LIVE_TABLES))
-            try:
-                await self.js.add_stream(config)
-            except BadRequestError:
-                await self.js.update_stream(config)
+            await self.log(k).ensure()
 
     async def streams(self) -> list[tuple[str, str]]:
         """Every partition's stream on the server and its subjects, configured here or not (an earlier setting's)."""
@@ -133,9 +95,7 @@ class EventStore:
 
     async def _has(self, partition: int) -> bool:
         if partition not in self._present:
-            try:
-                await self.js.stream_info(stream_of(partition))
-            except NotFoundError:
+            if not await self.log(partition).exists():
                 return False  # an address naming a partition nobody made: no such table
             self._present.add(partition)
         return True
@@ -147,32 +107,22 @@ class EventStore:
         A duplicate was stored before, at the sequence returned: not necessarily as these bytes.
         """
         data = batch.SerializeToString()
-        h = {"Nats-Expected-Last-Subject-Sequence": str(expected), "Nats-Msg-Id": duplicate_id(table_id, command_id),
-             **(headers or {})}
-        stream = stream_of(subjects.table_partition(table_id))
-        try:
-            ack = await self.js.publish(subjects.table_events(table_id), data, stream=stream, headers=h)
-        except BadRequestError as e:
-            if e.err_code == WRONG_LAST_SEQUENCE:
-                metrics.APPEND_CONFLICTS.labels(stream).inc()
-                raise conflict(e.description or "") from None
-            raise
-        return Stored(ack.seq, batch, data), bool(ack.duplicate)
+        seq, duplicate = await self.log(subjects.table_partition(table_id)).append(
+            subjects.table_events(table_id), table_id, data, expected=expected, command_id=command_id,
+            headers=headers)
+        return Stored(seq, batch, data), duplicate
 
     async def last_seq(self, table_id: str) -> int:
         """The table's last sequence as the stream's leader has it (0: none), not as a follower may still have it."""
         partition = subjects.table_partition(table_id)
         if not await self._has(partition):
             return 0
-        try:
-            return (await self.js.get_last_msg(stream_of(partition), subjects.table_events(table_id))).seq or 0
-        except NotFoundError:
-            return 0
+        return await self.log(partition).last_seq(subjects.table_events(table_id))
 
     async def read(self, table_id: str, after: int = 0, until: int | None = None) -> list[Stored]:
         """Every batch of the table stored after sequence ``after`` (up to ``until``), in order."""
         partition = subjects.table_partition(table_id)
         if not await self._has(partition):
             return []
-        stored = await read_subject(self.js, stream_of(partition), subjects.table_events(table_id), after, until)
+        stored = await self.log(partition).read(subjects.table_events(table_id), after, until)
         return [Stored.decode(m.seq, m.data) for m in stored]

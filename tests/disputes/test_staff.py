@@ -13,8 +13,8 @@ from services.accounts.projections import accounts
 from services.accounts.projector import AccountsProjector
 from services.accounts.staff import set_staff, staff_command
 from services.accounts.store import STREAM
+from services.eventlog.direct import read_subject
 from services.runtime import subjects
-from services.runtime.direct import read_subject
 from tests.accounts.harness import accounts_service, code
 from tests.service_task import project_to_end
 from tests.table.test_projections import database  # noqa: F401  (the fixture: SQLite, and PostgreSQL when given)

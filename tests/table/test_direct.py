@@ -1,4 +1,4 @@
-"""Batched direct gets take their replies raw (services/runtime/direct.py): the rest of the connection is nats-py's."""
+"""Batched direct gets take their replies raw (services/eventlog/direct.py): the rest of the connection is nats-py's."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from nats.aio.msg import Msg
 from nats.js.errors import APIError
 
 from maumau.v1 import events_pb2
+from services.eventlog.direct import read_subject, read_subjects
 from services.runtime import subjects
-from services.runtime.direct import read_subject, read_subjects
 from services.table.store import STREAM, EventStore
 
 

@@ -12,8 +12,8 @@ from nats.aio.msg import Msg
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 
 from maumau.v1 import events_pb2
+from services.eventlog.consuming import consume_all
 from services.runtime import subjects
-from services.runtime.consuming import consume_all
 from services.table.store import EventStore
 
 

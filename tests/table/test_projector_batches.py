@@ -1,4 +1,4 @@
-"""The projector reads the tables' stream in batches of its own pulls (services/runtime/consuming.py):
+"""The projector reads the tables' stream in batches of its own pulls (services/eventlog/consuming.py):
 every stored batch is projected and acknowledged once, whether it was there before (a backlog many
 batches long) or came while the projector waited for it."""
 

@@ -6,9 +6,9 @@ import asyncio
 
 import pytest
 
+from services.eventlog.direct import StaleRead
 from services.runtime import subjects
-from services.runtime.direct import StaleRead
-from services.table import repository
+from services.eventlog import repository
 from services.table.domain import Table, evolve
 from services.table.repository import tables
 from services.table.store import stream_of
@@ -23,11 +23,11 @@ async def test_a_batch_after_a_redelivered_one_is_folded_on_everything_before_it
         stored = await p.store.read(tid)
         folder = tables(p.store)
         for s in stored[:-1]:
-            await folder.after(tid, s.seq, s.batch)
+            await folder.after(tid, s)
         # the batch before the last comes again (not acknowledged in time), then the last one
-        await folder.after(tid, stored[-2].seq, stored[-2].batch)
-        await folder.after(tid, stored[-3].seq, stored[-3].batch)
-        last = await folder.after(tid, stored[-1].seq, stored[-1].batch, previous=stored[-2].seq)
+        await folder.after(tid, stored[-2])
+        await folder.after(tid, stored[-3])
+        last = await folder.after(tid, stored[-1], previous=stored[-2].seq)
     whole = Table(tid)
     for s in stored:
         for ev in s.batch.events:

@@ -6,7 +6,8 @@ import nats
 import pytest
 
 from maumau.v1 import events_pb2
-from services.table.store import Conflict, EventStore
+from services.eventlog.store import Conflict
+from services.table.store import EventStore
 
 
 def _batch(n: int) -> events_pb2.EventBatch:

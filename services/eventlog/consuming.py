@@ -123,7 +123,7 @@ class Pulls:
 
     def __init__(self, js: JetStreamContext, stream: str, durable: str) -> None:
         self.js, self.stream, self.durable = js, stream, durable
-        self.nc: Client = js._nc  # the connection the context speaks through (as services/runtime/direct.py)
+        self.nc: Client = js._nc  # the connection the context speaks through (as services/eventlog/direct.py)
         self.inbox = self.nc.new_inbox()
         self.arrived: list[Msg] = []  # delivered, not yet handed out
         self.request = ""  # the reply subject of the request being answered
