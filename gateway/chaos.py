@@ -33,9 +33,10 @@ from sqlalchemy import select
 
 from gateway.loadclient import Tab, Tally
 from gateway.loadtest import Measure, Plan, Progress, Table, play, play_table, unlimited
+from services.eventlog.sql import engine
+from services.readmodels.tables.projection import directory
 from services.runtime.lifecycle import servers
 from services.table import repository
-from services.table.projections import directory, engine
 from services.table.store import EventStore
 from services.up import Child, running_platform
 

@@ -24,11 +24,12 @@ from gateway.http_api import DB_KEY, NATS_KEY, TABLES_KEY, caller, json_body, js
 from gateway.sessions import session_of
 from maumau.v1 import table_pb2
 from services.accounts.domain import Account
-from services.disputes import desk, domain, projections
+from services.disputes import desk, domain
 from services.disputes.domain import Dispute, Status
 from services.disputes.store import DisputeStore
 from services.eventlog.store import Conflict
-from services.rankings import fairplay
+from services.readmodels.disputes import projection as projections
+from services.readmodels.rankings import fairplay
 from services.runtime.refusals import Refused
 from services.table.client import send
 from services.table.domain import Status as TableStatus

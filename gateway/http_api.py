@@ -24,13 +24,13 @@ from gateway.identity import clean_name, identity_of, new_token
 from gateway.sessions import session_of
 from gateway.stakes import vouch
 from maumau.v1 import table_pb2
+from services.readmodels.tables.projection import directory, seats
 from services.rules.catalog import catalog
 from services.rules.wire import option_to_pb
 from services.runtime import subjects
 from services.runtime.signing import load_key, public_pem
 from services.table.client import send
 from services.table.domain import Status
-from services.table.projections import directory, seats
 from services.table.repository import Tables
 
 NATS_KEY = web.AppKey("nats", NATS)

@@ -29,13 +29,13 @@ from gateway.sessions import session_of
 from maumau.v1 import table_pb2
 from services.matchmaking.pool import Group
 from services.matchmaking.store import AlreadyWaiting, Busy, Matchmaking, pool_key
+from services.readmodels.tables.projection import directory
 from services.rules.rulesets import OptionError, make_ruleset
 from services.rules.wire import option_to_pb
 from services.runtime.settings import Settings
 from services.table.client import send
 from services.table.domain import Status
 from services.table.lobby import entry
-from services.table.projections import directory
 from services.table.repository import Tables
 
 QUICK_KEY: web.AppKey[QuickMatch] = web.AppKey("quick_match")

@@ -19,8 +19,8 @@ from gateway.accounts_api import ACCOUNTS_KEY, UNREACHABLE
 from gateway.http_api import DB_KEY, ZONE_KEY, json_error
 from gateway.sessions import session_of
 from services.accounts.names import normalise
-from services.rankings import queries
-from services.rankings.periods import Period, key, utc
+from services.readmodels.rankings import queries
+from services.readmodels.rankings.periods import Period, key, utc
 from services.rules.rulesets import RULESETS
 from services.table.domain import Category
 

@@ -47,11 +47,11 @@ from gateway.sessions import COOKIE, GUEST_COOKIE, session_of
 from gateway.ws import Sockets, serve_socket
 from services.chat.store import ensure_stream as ensure_chat_stream
 from services.clock.presence import bucket as presence_bucket
-from services.rankings.periods import zone
+from services.eventlog.sql import engine
+from services.readmodels.rankings.periods import zone
 from services.runtime import tracing
 from services.runtime.lifecycle import connect, nats_answers, setup_logging, start_health
 from services.runtime.settings import Settings
-from services.table.projections import engine
 from services.table.repository import tables
 from services.table.store import EventStore
 

@@ -5,7 +5,7 @@ addresses or the chips' projection, so the gateway puts them in the command: whe
 actor signed in to an account, their address hashed with the table's salt (the table keeps no
 address: two seats at one address play for nothing), and, at a competitive table, their chips
 as the projection has them and how many of those their seats in other lobbies hold
-(``services/rankings/reservations.py``): the table refuses a seat the rest cannot cover. The
+(``services/readmodels/rankings/reservations.py``): the table refuses a seat the rest cannot cover. The
 same is vouched when a rematch is accepted, as it takes the stakes again.
 
 The chips are read once the projection has caught up with everything the tables' streams held
@@ -26,9 +26,10 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from gateway.identity import address_hash
 from maumau.v1 import table_pb2
-from services.rankings import reservations
-from services.rankings.queries import chips
-from services.table.projections import partition_position, position
+from services.eventlog.sql import position
+from services.readmodels.rankings import reservations
+from services.readmodels.rankings.queries import chips
+from services.readmodels.tables.projection import partition_position
 from services.table.store import partition_of_stream
 
 CATCH_UP_SECONDS = 3.0  # the projector's lag a seat waits out at most (it lingers 0.25 s)

@@ -67,8 +67,8 @@ def _accounts_serve(args: argparse.Namespace) -> int:
 
 
 def _projector(args: argparse.Namespace) -> int:
+    from services.readmodels.main import run_projector
     from services.runtime.settings import Settings
-    from services.table.main import run_projector
 
     run(run_projector(Settings.from_env(), args.rebuild))
     return 0
@@ -228,7 +228,7 @@ def _bench_replays(args: argparse.Namespace) -> int:
 
 
 def _bench_rankings(args: argparse.Namespace) -> int:
-    from services.rankings.bench import run as bench
+    from services.readmodels.rankings.bench import run as bench
 
     print(bench(args.matches, args.queries, args.database_url, args.seed))
     return 0

@@ -13,8 +13,9 @@ from sqlalchemy import select
 
 from gateway.loadclient import new_session
 from gateway.loadtest import unlimited
+from services.eventlog.sql import engine, position
+from services.readmodels.tables.projection import directory, partition_position
 from services.runtime import subjects
-from services.table.projections import directory, engine, partition_position, position
 from services.table.store import stream_of
 from services.up import running_platform
 from tests.bot_tables import bot_table

@@ -18,16 +18,19 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from gateway.loadclient import new_session
 from gateway.loadtest import unlimited
-from services.accounts.projector import AccountsProjector
 from services.bots.service import BotSettings, BotsService
 from services.clock.service import ClockService
-from services.disputes.projector import DisputesProjector
+from services.eventlog.sql import engine, position
+from services.readmodels.accounts.projector import AccountsProjector
+from services.readmodels.disputes.projector import DisputesProjector
+from services.readmodels.main import reset
+from services.readmodels.schema import migrate
+from services.readmodels.tables.projection import partition_position
+from services.readmodels.tables.projector import Projector
 from services.runtime import subjects
 from services.streams.backup import backup, platform_streams, restore_all
 from services.streams.snapshot import META
 from services.table import records
-from services.table.projections import engine, migrate, partition_position, position
-from services.table.projector import Projector, reset
 from services.table.store import EventStore, partition_of_stream
 from services.up import running_platform
 from tests.bot_tables import bot_table

@@ -3,7 +3,7 @@
 
 import { t } from './i18n.js';
 
-export const OPENING_CHIPS = 1000; // every account's first balance (services/rankings/outcome.py)
+export const OPENING_CHIPS = 1000; // every account's first balance (services/readmodels/rankings/outcome.py)
 export const MAX_STAKE = 100000; // services/table/domain.py
 export const STAKES = [10, 50, 100, 250, 500]; // what the create form offers; 50 first
 export const DEFAULT_STAKE = 50;

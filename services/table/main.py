@@ -1,24 +1,13 @@
-"""``maumau table serve`` and ``maumau projector``: the processes around the table stream.
-
-The projector also writes the accounts' projection: one process owns the SQL projections.
-"""
+"""``maumau table serve``: the table service's process."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 
-from services.accounts.projector import AccountsProjector
-from services.accounts.store import AccountStore
-from services.disputes.projector import DisputesProjector
-from services.disputes.store import DisputeStore
-from services.rankings.periods import zone
 from services.runtime import tracing
 from services.runtime.lifecycle import connect, run_until_stopped, setup_logging
 from services.runtime.settings import Settings
 from services.table.lobby import announcer
-from services.table.projections import engine, migrate
-from services.table.projector import Projector, reset
 from services.table.rules_client import GrpcRules
 from services.table.service import Settings as TableSettings
 from services.table.service import TableService
@@ -46,30 +35,3 @@ async def serve_table(cfg: Settings) -> None:
         await rules.close()
         log.info("table service stopped")
 
-
-async def run_projector(cfg: Settings, rebuild: bool = False) -> None:
-    setup_logging("projector", cfg.log_level)
-    tracing.setup("projector")
-    nc = await connect(cfg.nats_url, "projector")
-    js = nc.jetstream()
-    await EventStore(js, replicas=cfg.stream_replicas, partitions=cfg.stream_partitions).ensure_stream()
-    await AccountStore(js, replicas=cfg.stream_replicas).ensure_stream()
-    await DisputeStore(js, replicas=cfg.stream_replicas).ensure_stream()
-    db = engine(cfg.database_url)
-    await migrate(cfg.database_url)
-    if rebuild:
-        await reset(db, cfg.database_url, js)
-        log.info("projections dropped: rebuilding from the stream")
-    log.info("projector running (nats %s, database %s)", cfg.nats_url, db.url.render_as_string(hide_password=True))
-    try:
-        projector, accounts = Projector(js, db, tz=zone(cfg.time_zone)), AccountsProjector(js, db)
-        disputes = DisputesProjector(js, db)  # docs/disputes.md
-
-        async def both() -> None:
-            await asyncio.gather(projector.run(), accounts.run(), disputes.run())
-
-        await run_until_stopped(both(), nc, cfg.health_port,
-                                lambda: projector.writing and accounts.writing and disputes.writing)
-    finally:
-        await db.dispose()
-        log.info("projector stopped")

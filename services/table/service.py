@@ -27,7 +27,8 @@ from services.runtime import metrics, tracing
 from services.runtime.commands import CommandService
 from services.runtime.refusals import Refused
 from services.runtime.settings import ABSENCE_SECONDS, EXPIRY_SECONDS, SOLO_SECONDS, STANDIN_SECONDS
-from services.table.domain import Context, Rules, Table, decide
+from services.table.decide import Context, Rules, decide
+from services.table.domain import Table
 from services.table.lobby import changes_lobby
 from services.table.repository import tables
 from services.table.rules_client import RulesUnavailable

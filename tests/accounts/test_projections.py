@@ -9,10 +9,10 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from maumau.v1 import accounts_pb2
-from services.accounts.projections import accounts
-from services.accounts.projector import AccountsProjector
 from services.accounts.store import STREAM
-from services.table.projector import reset
+from services.readmodels.accounts.projection import accounts
+from services.readmodels.accounts.projector import AccountsProjector
+from services.readmodels.main import reset
 from tests.accounts.harness import Accounts, accounts_service
 from tests.service_task import project_to_end
 from tests.table.test_projections import database  # noqa: F401  (the fixture: SQLite, and PostgreSQL when given)

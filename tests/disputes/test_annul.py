@@ -11,11 +11,11 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from maumau.v1 import table_pb2
-from services.rankings import queries
-from services.rankings.outcome import OPENING_CHIPS
-from services.rankings.projection import chip_moves, seats_played
-from services.table.projections import results
-from services.table.projector import reset
+from services.readmodels.main import reset
+from services.readmodels.rankings import queries
+from services.readmodels.rankings.outcome import OPENING_CHIPS
+from services.readmodels.rankings.projection import chip_moves, seats_played
+from services.readmodels.tables.projection import results
 from tests.rankings.test_competitive import STAKE, TZ, _competitive, _project
 from tests.table.harness import Platform, platform
 from tests.table.test_projections import (

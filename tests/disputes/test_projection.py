@@ -9,12 +9,13 @@ import nats
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from services.disputes import domain, projections
+from services.disputes import domain
 from services.disputes.domain import Dispute
-from services.disputes.projector import DisputesProjector
 from services.disputes.store import STREAM, DisputeStore
+from services.readmodels.disputes import projection as projections
+from services.readmodels.disputes.projector import DisputesProjector
+from services.readmodels.main import reset
 from services.runtime.refusals import Refused
-from services.table.projector import reset
 from tests.service_task import project_to_end
 from tests.table.test_projections import database  # noqa: F401  (the fixture: SQLite, and PostgreSQL when given)
 

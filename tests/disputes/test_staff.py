@@ -9,11 +9,11 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from maumau.v1 import accounts_pb2
-from services.accounts.projections import accounts
-from services.accounts.projector import AccountsProjector
 from services.accounts.staff import set_staff, staff_command
 from services.accounts.store import STREAM
 from services.eventlog.direct import read_subject
+from services.readmodels.accounts.projection import accounts
+from services.readmodels.accounts.projector import AccountsProjector
 from services.runtime import subjects
 from tests.accounts.harness import accounts_service, code
 from tests.service_task import project_to_end

@@ -26,7 +26,7 @@ import pytest_asyncio
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator, expect
 
-from services.rankings.fairplay import MIN_MOVES
+from services.readmodels.rankings.fairplay import MIN_MOVES
 from services.up import running_platform
 from tests.e2e.conftest import PLATFORM_ENV, PLATFORM_UNSET, Players
 from tests.e2e.test_rankings import fits, ranking_row_until, register

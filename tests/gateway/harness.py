@@ -18,8 +18,8 @@ from aiohttp import web
 from gateway.server import allowed_origins, make_app
 from services.chat.service import ChatService
 from services.chat.store import ensure_stream as ensure_chat_stream
+from services.readmodels.schema import migrate
 from services.runtime.settings import Settings
-from services.table.projections import migrate
 from services.table.store import EventStore
 from tests.natsserver import free_port
 from tests.table.harness import Platform, platform

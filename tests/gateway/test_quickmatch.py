@@ -10,10 +10,10 @@ from typing import Any
 
 import nats
 
+from services.eventlog.sql import engine
 from services.matchmaking.pool import Pool, Ticket, ask
 from services.matchmaking.store import Matchmaking, _who, pool_key
-from services.table.projections import engine
-from services.table.projector import Projector
+from services.readmodels.tables.projector import Projector
 from services.table.store import STREAM as TABLES
 from tests.gateway.harness import Client, Gateways, gateways
 from tests.service_task import project_to_end

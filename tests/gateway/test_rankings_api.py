@@ -9,10 +9,10 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from maumau.v1 import table_pb2
-from services.accounts.projector import AccountsProjector
 from services.accounts.store import STREAM as ACCOUNTS
-from services.table.projections import engine
-from services.table.projector import Projector
+from services.eventlog.sql import engine
+from services.readmodels.accounts.projector import AccountsProjector
+from services.readmodels.tables.projector import Projector
 from services.table.store import STREAM as TABLES
 from tests.gateway.harness import Gateways
 from tests.gateway.test_accounts import call, platform, register

@@ -6,9 +6,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from services.eventlog.sql import engine
+from services.readmodels.tables.projector import Projector
 from services.runtime.timeouts import stop
-from services.table.projections import engine
-from services.table.projector import Projector
 from tests.gateway.test_accounts import call, platform, register
 
 COMPETITIVE = {"ruleset": "classic52", "seats": 2, "stake": 1000}

@@ -9,8 +9,8 @@ from pathlib import Path
 import aiohttp
 
 from gateway.http_api import DB_KEY
-from services.table.projections import engine
-from services.table.projector import Projector
+from services.eventlog.sql import engine
+from services.readmodels.tables.projector import Projector
 from tests.gateway.harness import Client, Gateways, gateways
 
 

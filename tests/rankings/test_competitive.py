@@ -12,12 +12,12 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from maumau.v1 import table_pb2
-from services.rankings import queries
-from services.rankings.fairplay import MIN_MOVES
-from services.rankings.outcome import OPENING_CHIPS
-from services.rankings.periods import Period, zone
-from services.rankings.projection import seats_played
-from services.table.projector import Projector
+from services.readmodels.rankings import queries
+from services.readmodels.rankings.fairplay import MIN_MOVES
+from services.readmodels.rankings.outcome import OPENING_CHIPS
+from services.readmodels.rankings.periods import Period, zone
+from services.readmodels.rankings.projection import seats_played
+from services.readmodels.tables.projector import Projector
 from tests.service_task import project_to_end
 from tests.table.harness import Platform, platform
 from tests.table.test_projections import database  # noqa: F401  (the fixture: SQLite, and PostgreSQL when given)

@@ -10,9 +10,9 @@ from datetime import UTC, datetime
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from maumau.v1 import table_pb2
-from services.rankings import fairplay, queries
-from services.rankings.outcome import OPENING_CHIPS
-from services.table.projector import reset
+from services.readmodels.main import reset
+from services.readmodels.rankings import fairplay, queries
+from services.readmodels.rankings.outcome import OPENING_CHIPS
 from tests.rankings.test_competitive import TZ, _competitive, _project
 from tests.table.harness import Platform, platform
 from tests.table.test_projections import (

@@ -8,10 +8,10 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from services.accounts.projections import accounts
-from services.rankings import queries
-from services.rankings.periods import Period, zone
-from services.rankings.projection import record, seat_rows
+from services.readmodels.accounts.projection import accounts
+from services.readmodels.rankings import queries
+from services.readmodels.rankings.periods import Period, zone
+from services.readmodels.rankings.projection import record, seat_rows
 from services.table.domain import Category, Player, Status, Table
 from tests.table.test_projections import database  # noqa: F401  (the fixture: SQLite, and PostgreSQL when given)
 

@@ -22,13 +22,14 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from gateway.stakes import caught_up, vouch
 from maumau.v1 import table_pb2
-from services.rankings import queries
-from services.rankings.projection import chip_balances
+from services.eventlog.sql import engine
+from services.readmodels.rankings import queries
+from services.readmodels.rankings.projection import chip_balances
+from services.readmodels.schema import migrate
+from services.readmodels.tables.projector import Projector
 from services.rules.wire import option_to_pb
 from services.runtime.settings import EXPIRY_SECONDS
 from services.runtime.timeouts import stop
-from services.table.projections import engine, migrate
-from services.table.projector import Projector
 from tests.rankings.test_competitive import TZ
 from tests.table.harness import Platform, platform
 from tests.table.test_projections import database  # noqa: F401  (the fixture: SQLite, and PostgreSQL when given)

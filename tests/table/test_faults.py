@@ -13,8 +13,10 @@ from contextlib import asynccontextmanager
 from sqlalchemy import select
 
 from maumau.v1 import table_pb2
-from services.table.projections import directory, engine, migrate
-from services.table.projector import Projector
+from services.eventlog.sql import engine
+from services.readmodels.schema import migrate
+from services.readmodels.tables.projection import directory
+from services.readmodels.tables.projector import Projector
 from services.up import free_port, http_ready
 from tests.natsserver import JetStreamServer
 from tests.table.harness import Platform, platform

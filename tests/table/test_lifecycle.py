@@ -10,7 +10,8 @@ from maumau.v1 import table_pb2
 from services.eventlog.store import duplicate_id
 from services.rules.wire import option_to_pb
 from services.runtime.subjects import table_command
-from services.table.domain import Status, Table, envelope, evolve
+from services.table.decide import envelope
+from services.table.domain import Status, Table, evolve
 from tests.table.harness import Platform, act, platform
 
 

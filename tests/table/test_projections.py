@@ -17,18 +17,12 @@ from sqlalchemy import select, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from maumau.v1 import table_pb2
+from services.eventlog.sql import engine, metadata
+from services.readmodels.main import reset
+from services.readmodels.schema import alembic_config, migrate
+from services.readmodels.tables.projection import directory, invitation_hash, invitations, results
+from services.readmodels.tables.projector import Projector
 from services.rules.wire import option_to_pb
-from services.table.projections import (
-    alembic_config,
-    directory,
-    engine,
-    invitation_hash,
-    invitations,
-    metadata,
-    migrate,
-    results,
-)
-from services.table.projector import Projector, reset
 from tests.service_task import project_to_end
 from tests.table.harness import Platform, platform
 

@@ -11,8 +11,10 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from services.table.projections import directory, engine, migrate
-from services.table.projector import DURABLE, Projector
+from services.eventlog.sql import engine
+from services.readmodels.schema import migrate
+from services.readmodels.tables.projection import directory
+from services.readmodels.tables.projector import DURABLE, Projector
 from services.table.store import STREAM
 from tests.table.harness import Platform, platform
 

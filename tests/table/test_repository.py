@@ -6,9 +6,9 @@ import asyncio
 
 import pytest
 
+from services.eventlog import repository
 from services.eventlog.direct import StaleRead
 from services.runtime import subjects
-from services.eventlog import repository
 from services.table.domain import Table, evolve
 from services.table.repository import tables
 from services.table.store import stream_of

@@ -11,7 +11,7 @@ writes the projection again).
 import sqlalchemy as sa
 from alembic import op
 
-from services.table.projections import invitation_hash
+from services.readmodels.tables.projection import invitation_hash
 
 revision = "0003"
 down_revision = "0002"

@@ -13,8 +13,8 @@ from __future__ import annotations
 from sqlalchemy import Column, Index, Integer, String, Table, func, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from services.eventlog.sql import metadata
 from services.table import domain
-from services.table.projections import metadata
 
 reservations = Table(
     "chip_reservations", metadata,

@@ -1,4 +1,5 @@
-"""The disputes projector: a durable consumer of the DISPUTES stream writing ``services.disputes.projections``.
+"""The disputes projector: a durable consumer of the DISPUTES stream writing its read model
+(``projection``).
 
 It runs in the ``maumau projector`` process beside the tables' and the accounts' projectors:
 one process owns the SQL projections, their migrations and their rebuild.
@@ -11,9 +12,9 @@ import logging
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from maumau.v1 import disputes_pb2
-from services.disputes import projections
 from services.disputes.store import STREAM, SUBJECTS
-from services.table.projector import StreamProjector
+from services.eventlog.projector import StreamProjector
+from services.readmodels.disputes import projection as projections
 
 
 class DisputesProjector(StreamProjector[disputes_pb2.DisputeEvent]):

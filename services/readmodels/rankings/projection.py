@@ -2,7 +2,7 @@
 and the chips of competitive matches.
 
 Written by the tables' projector in the transaction that projects the batches (a ``Standings``
-per transaction: ``services/table/projector.py``), so a replayed or redelivered stream writes
+per transaction: ``services/readmodels/tables/projector.py``), so a replayed or redelivered stream writes
 nothing twice. Totals are kept per ruleset, category, period and identity, added to as matches
 end: a ranking reads one period's rows in the order of an index, never the matches
 (docs/rankings.md). Bots have seats in the history (people play against them) but no totals.
@@ -27,12 +27,13 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from maumau.v1 import events_pb2
-from services.rankings import fairplay, reservations
-from services.rankings.fairplay import Settlement
-from services.rankings.outcome import OPENING_CHIPS, XP_PENALTY, balance_on, outcome
-from services.rankings.periods import Period, keys, utc
+from services.eventlog.sql import metadata
+from services.readmodels.rankings import fairplay, reservations
+from services.readmodels.rankings.fairplay import Settlement
+from services.readmodels.rankings.outcome import OPENING_CHIPS, XP_PENALTY, balance_on, outcome
+from services.readmodels.rankings.periods import Period, keys, utc
 from services.table import domain
-from services.table.projections import finished, metadata
+from services.table.domain import finished
 
 seats_played = Table(
     "match_seats", metadata,

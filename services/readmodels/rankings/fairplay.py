@@ -29,9 +29,9 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import JSON, Column, DateTime, Integer, String, Table, select, tuple_
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from services.rankings.periods import Period, keys, utc
+from services.eventlog.sql import metadata
+from services.readmodels.rankings.periods import Period, keys, utc
 from services.table import domain
-from services.table.projections import metadata
 
 MIN_MOVES = 3
 PAIR_XP_PER_DAY = 60  # three wins at a table of two

@@ -17,10 +17,10 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import and_, func, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from services.accounts.projections import accounts
-from services.rankings.outcome import OPENING_CHIPS, balance_on
-from services.rankings.periods import Period, key, utc
-from services.rankings.projection import chip_balances, seats_played, totals
+from services.readmodels.accounts.projection import accounts
+from services.readmodels.rankings.outcome import OPENING_CHIPS, balance_on
+from services.readmodels.rankings.periods import Period, key, utc
+from services.readmodels.rankings.projection import chip_balances, seats_played, totals
 
 PAGE = 50
 HISTORY = 20

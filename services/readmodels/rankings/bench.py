@@ -25,14 +25,15 @@ from typing import Any
 from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from services.accounts.projections import accounts
-from services.rankings import queries
-from services.rankings.periods import Period, zone
-from services.rankings.projection import record, seat_rows, totals
+from services.eventlog.sql import engine
+from services.readmodels.accounts.projection import accounts
+from services.readmodels.rankings import queries
+from services.readmodels.rankings.periods import Period, zone
+from services.readmodels.rankings.projection import record, seat_rows, totals
+from services.readmodels.schema import migrate
 from services.rules.rulesets import RULESETS
 from services.runtime.machine import loop_seconds
 from services.table.domain import Category, Player, Status, Table
-from services.table.projections import engine, migrate
 
 ACCOUNTS, GUESTS = 10_000, 2_000
 PER_TRANSACTION = 2_000

@@ -1,4 +1,5 @@
-"""The accounts projector: a durable consumer of the ACCOUNTS stream writing ``services.accounts.projections``.
+"""The accounts projector: a durable consumer of the ACCOUNTS stream writing its read model
+(``projection``).
 
 It runs in the ``maumau projector`` process beside the tables' projector: one process owns
 the SQL projections, their migrations and their rebuild.
@@ -11,9 +12,9 @@ import logging
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from maumau.v1 import accounts_pb2
-from services.accounts import projections
 from services.accounts.store import STREAM, SUBJECTS
-from services.table.projector import StreamProjector
+from services.eventlog.projector import StreamProjector
+from services.readmodels.accounts import projection as projections
 
 
 class AccountsProjector(StreamProjector[accounts_pb2.AccountEventBatch]):

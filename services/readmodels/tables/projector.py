@@ -1,110 +1,33 @@
-"""The projector: a durable JetStream consumer that keeps the SQL projections up to date."""
+"""The tables' projector: a durable consumer of every partition's stream writing the tables' read model and
+the rankings (``services.readmodels.rankings``), one transaction per fetch."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
 from datetime import datetime
-from typing import ClassVar, Generic, TypeVar
 from zoneinfo import ZoneInfo
 
 from nats.aio.msg import Msg
 from nats.js import JetStreamContext
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
-from sqlalchemy import text
-from sqlalchemy.exc import InterfaceError, OperationalError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from maumau.v1 import events_pb2
-from services.accounts.projections import DURABLE as ACCOUNTS_DURABLE
-from services.accounts.store import STREAM as ACCOUNTS_STREAM
-from services.disputes.projections import DURABLE as DISPUTES_DURABLE
-from services.disputes.store import STREAM as DISPUTES_STREAM
-from services.eventlog.consuming import consume, consume_all
-from services.rankings.periods import zone
-from services.rankings.projection import Standings
+from services.eventlog.consuming import consume_all
+from services.eventlog.projector import Patient
+from services.eventlog.sql import position
+from services.readmodels.rankings.periods import zone
+from services.readmodels.rankings.projection import Standings
+from services.readmodels.tables.projection import finish, partition_position, project
 from services.runtime import metrics, subjects
 from services.table.domain import Status, Table
-from services.table.projections import finish, metadata, migrate, partition_position, position, project
 from services.table.repository import tables
 from services.table.store import SUBJECTS, EventStore, Stored, partition_of_stream, stream_of
 
 log = logging.getLogger("maumau.projector")
 DURABLE = "projector"
-RETRY_FIRST, RETRY_MAX = 0.5, 10.0
-UNREACHABLE = (OperationalError, InterfaceError, OSError)  # the database is down, locked or cut off
-
-
-class Patient:
-    """A projection that waits for its database: a batch is written, however long it takes, then acknowledged."""
-
-    writing = True  # the last transaction went through: readiness says so
-
-    async def patiently(self, write: Callable[[], Awaitable[object]]) -> None:
-        """Run ``write`` (one transaction) until it goes through, waiting longer after each failure.
-
-        The batch stays unacknowledged meanwhile: if this process dies, it comes again.
-        """
-        delay = RETRY_FIRST
-        while True:
-            try:
-                await write()
-                break
-            except UNREACHABLE as e:
-                self.writing = False
-                log.warning("projections not written (%s); trying again in %g s",
-                            (str(e) or type(e).__name__).splitlines()[0], delay)
-                await asyncio.sleep(delay)
-                delay = min(2 * delay, RETRY_MAX)
-        self.writing = True
-
-
-B = TypeVar("B")
-
-
-class StreamProjector(Patient, Generic[B]):
-    """A durable consumer of one stream writing one projection (accounts, disputes): batches in, one
-    transaction per fetch, acknowledged once written. A subclass names its stream and says how a
-    message's bytes parse and how stored batches are written."""
-
-    stream: ClassVar[str]
-    subjects: ClassVar[str]
-    durable: ClassVar[str]
-    position_name: ClassVar[str]  # its row in projection_positions
-    log: ClassVar[logging.Logger]
-
-    def __init__(self, js: JetStreamContext, engine: AsyncEngine):
-        self.js = js
-        self.engine = engine
-
-    def parse(self, data: bytes) -> B:
-        raise NotImplementedError
-
-    async def write(self, conn: AsyncConnection, stored: list[tuple[int, str, B]]) -> int:
-        """Project stored batches (sequence, aggregate id, batch) in stream order; how many were new."""
-        raise NotImplementedError
-
-    async def apply_many(self, stored: list[tuple[int, str, B]]) -> int:
-        async with self.engine.begin() as conn:
-            return await self.write(conn, stored)
-
-    async def run(self, batch: int = 200, linger: float = 0.25) -> None:
-        """Consume the stream until cancelled (resumes at the durable consumer's position)."""
-        config = ConsumerConfig(durable_name=self.durable, deliver_policy=DeliverPolicy.ALL,
-                                ack_policy=AckPolicy.EXPLICIT, filter_subject=self.subjects, max_ack_pending=10_000)
-        await consume(self.js, self.stream, config, self._project, size=batch, linger=linger, log=self.log)
-
-    async def _project(self, msgs: list[Msg]) -> None:
-        stored = [(m.metadata.sequence.stream, m.subject.rsplit(".", 1)[-1], self.parse(m.data)) for m in msgs]
-        await self.patiently(lambda: self.apply_many(stored))
-        for msg in msgs:
-            await msg.ack()
-
-    async def caught_up(self) -> int:
-        async with self.engine.connect() as conn:
-            return await position(conn, self.position_name)
 
 
 class Projector(Patient):
@@ -177,27 +100,14 @@ class Projector(Patient):
         for msg in msgs:
             await msg.ack()
 
+    async def consumers(self) -> list[tuple[str, str]]:
+        """Its durable consumer on every partition's stream, as (stream, name)."""
+        return [(stream, DURABLE) for stream, _ in await self.store.streams()]
+
     async def caught_up(self, stream: str = stream_of(0)) -> int:
         """The sequence of ``stream`` (a partition's) the projection has reached."""
         partition = partition_of_stream(stream)
         assert partition is not None, f"{stream} is not a stream of tables"
         async with self.engine.connect() as conn:
             return await position(conn, partition_position(partition))
-
-
-async def reset(engine: AsyncEngine, url: str, js: JetStreamContext) -> None:
-    """Drop the projections (tables, accounts, disputes) and their consumers: the next run rebuilds them."""
-    async with engine.begin() as conn:
-        await conn.run_sync(lambda c: metadata.drop_all(c, checkfirst=True))  # every projection: all are rebuilt
-        await conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
-    partitions = [(stream, DURABLE) for stream, _ in await EventStore(js).streams()]
-    consumers = (*partitions, (ACCOUNTS_STREAM, ACCOUNTS_DURABLE), (DISPUTES_STREAM, DISPUTES_DURABLE))
-    for stream, durable in consumers:
-        try:
-            await js.delete_consumer(stream, durable)
-        except Exception as e:
-            log.info("no consumer to delete: %s", e)
-    await migrate(url)
-
-
 

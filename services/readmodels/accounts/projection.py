@@ -17,10 +17,10 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from maumau.v1 import accounts_pb2
 from services.accounts.domain import Account, evolve
 from services.accounts.names import normalise
-from services.table.projections import metadata, position, set_position
+from services.eventlog.sql import metadata, position, set_position
 
 POSITION = "accounts"
-DURABLE = "accounts-projector"  # the consumer writing it (services.accounts.projector)
+DURABLE = "accounts-projector"  # the consumer writing it (services.readmodels.accounts.projector)
 
 accounts = Table(
     "accounts", metadata,

@@ -16,11 +16,11 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from maumau.v1 import disputes_pb2
 from services.disputes.domain import Dispute, Status, evolve, looked_dispute
-from services.rankings.periods import utc
-from services.table.projections import metadata, position, set_position
+from services.eventlog.sql import metadata, position, set_position
+from services.readmodels.rankings.periods import utc
 
 POSITION = "disputes"
-DURABLE = "disputes-projector"  # the consumer writing it (services.disputes.projector)
+DURABLE = "disputes-projector"  # the consumer writing it (services.readmodels.disputes.projector)
 LISTED = 100  # disputes a list shows
 
 disputes = Table(

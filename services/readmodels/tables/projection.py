@@ -1,22 +1,19 @@
-"""SQL projections of the tables' streams (SQLAlchemy 2, async): directory, results, invitations.
+"""The tables' read model (SQLAlchemy 2, async): directory, results, invitations, seats.
 
 Every write happens in the transaction that moves the projection's position to the
 event's stream sequence, and an event at or below the position is skipped: replaying or
-redelivering the stream changes nothing. The schema is made by the Alembic migrations in
-``services/table/migrations``; ``metadata`` here mirrors their head.
+redelivering the stream changes nothing. The schema is made by the Alembic migrations beside
+this file (``migrations/``, in the chain of ``services.readmodels.schema``); the tables here
+mirror their head.
 """
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import (
     JSON,
     BigInteger,
@@ -25,21 +22,17 @@ from sqlalchemy import (
     DateTime,
     Index,
     Integer,
-    MetaData,
     String,
     Table,
     bindparam,
-    event,
-    select,
 )
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from maumau.v1 import events_pb2
+from services.eventlog.sql import metadata, set_position
 from services.table import domain
-from services.table.domain import Status
 
 POSITION = "tables"
-metadata = MetaData()
 
 directory = Table(
     "table_directory", metadata,
@@ -87,13 +80,6 @@ seats = Table(
     Column("seat", Integer, nullable=False),
 )
 
-positions = Table(
-    "projection_positions", metadata,
-    Column("name", String(32), primary_key=True),
-    Column("seq", BigInteger, nullable=False),
-)
-
-
 def invitation_hash(token: str) -> str:
     """What the projection keeps of an invitation: enough to recognise it, not to use it.
 
@@ -101,54 +87,6 @@ def invitation_hash(token: str) -> str:
     'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad'
     """
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-def engine(url: str) -> AsyncEngine:
-    made = create_async_engine(url, pool_pre_ping=True)
-    if made.dialect.name == "sqlite":
-        event.listen(made.sync_engine, "connect", _sqlite_wal)
-    return made
-
-
-def _sqlite_wal(connection: Any, _record: object) -> None:
-    """The embedded database in write-ahead mode: readers (the gateways) never wait for the projector.
-
-    With ``synchronous=NORMAL`` a commit is no longer flushed to disk on its own (only at
-    checkpoints): a power cut may lose the last commits, never consistency, and each
-    projection's position is committed with its rows, so the projector replays what was lost
-    from the stream. A commit cost the projector 2.7–4.3 ms of CPU before, 2.0–2.2 after.
-    """
-    cursor = connection.cursor()
-    try:
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA synchronous=NORMAL")
-    finally:
-        cursor.close()
-
-
-def alembic_config(url: str) -> Config:
-    cfg = Config()
-    cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
-    cfg.set_main_option("sqlalchemy.url", url)
-    return cfg
-
-
-async def migrate(url: str) -> None:
-    """Bring the schema to the newest migration (Alembic runs its own loop, so in a thread)."""
-    await asyncio.to_thread(command.upgrade, alembic_config(url), "head")
-
-
-async def position(conn: AsyncConnection, name: str = POSITION) -> int:
-    """The stream sequence a projection (``tables``, ``accounts``) has reached."""
-    seq = (await conn.execute(select(positions.c.seq).where(positions.c.name == name))).scalar()
-    return int(seq or 0)
-
-
-async def set_position(conn: AsyncConnection, seq: int, known: int, name: str = POSITION) -> None:
-    if known:
-        await conn.execute(positions.update().where(positions.c.name == name).values(seq=seq))
-    else:
-        await conn.execute(positions.insert().values(name=name, seq=seq))
 
 
 def _when(ev: events_pb2.Event) -> datetime:
@@ -177,17 +115,12 @@ async def project(conn: AsyncConnection, t: domain.Table, batch: events_pb2.Even
     writes = (_ON_EVENT.get(ev.WhichOneof("body") or "") for ev in batch.events)
     for write in dict.fromkeys(w for w in writes if w is not None):  # each once per batch, in order
         await write(conn, t, when)
-    if finished(t, was_over):
+    if domain.finished(t, was_over):
         await conn.execute(results.insert().values(
             table_id=t.table_id, match_no=t.match_no, ruleset=t.ruleset,
             players=[p.name for p in t.players], scores=list(t.match.scores) if t.match is not None else [],
             winners=t.winners, ended_by=t.end_reason or "played", ended_at=when))
     return when
-
-
-def finished(t: domain.Table, was_over: bool) -> bool:
-    """Whether the batch just folded into ``t`` ended its match (a later expiry of a played-out one does not)."""
-    return t.status in (Status.OVER, Status.ENDED) and not was_over and t.match_no > 0
 
 
 async def _created(conn: AsyncConnection, t: domain.Table, when: datetime) -> None:
