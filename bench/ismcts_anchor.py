@@ -1,6 +1,6 @@
 """The bots' outside anchor: OpenSpiel's stock ``ISMCTSBot`` at a wall-clock budget per move, over our engine.
 
-``maumau bench bots --anchor ismcts`` seats it (``services/bots/bench.py`` loads this file;
+``maumau bench bots --anchor ismcts`` seats it (``tools/bench/bots.py`` loads this file;
 it needs the ``anchor`` extra: ``make bench-bots``). The bot is OpenSpiel's own, untouched:
 ``ISMCTSBot`` with random-rollout evaluation (``RandomRolloutEvaluator``, one rollout to the
 end of the round), UCT constant ``UCT_C``, unlimited world samples, the most visited action,

@@ -13,7 +13,7 @@ The game, as OpenSpiel sees it:
   like the stock's order, so they are no chance nodes either. The benchmark never passes
   through the chance node: it wraps the state of its own deals (``MauMauState.at``).
 * **Who decides now.** The engine lets seats act out of turn (challenges, quick actions,
-  opening burns). As in ``services/bots/bench.py``, every seat after the one on turn that
+  opening burns). As in ``tools/bench/bots.py``, every seat after the one on turn that
   has such an action is asked in seat order, with one more action, ``let go``; the first
   that acts changes the state and the asking starts over; when all let go, the seat on
   turn decides. A state keeps the position reached in that order, so a resampled world

@@ -30,11 +30,11 @@ from services.disputes.store import DisputeStore
 from services.eventlog.store import Conflict
 from services.readmodels.disputes import projection as projections
 from services.readmodels.rankings import fairplay
+from services.record.verify import verify
 from services.runtime.refusals import Refused
 from services.table.client import send
 from services.table.domain import Status as TableStatus
 from services.table.store import EventStore
-from services.table.verify import verify
 
 DISPUTES_KEY = web.AppKey("disputes", DisputeStore)
 UNREACHABLE = (NatsError, OSError, TimeoutError)

@@ -23,7 +23,7 @@ from nats.aio.client import Client as NATS
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 
-from gateway.redact import BatchFrames
+from gateway.frames import BatchFrames
 from maumau.v1 import chat_pb2, events_pb2
 from services.eventlog.direct import StaleRead
 from services.runtime import subjects, tracing

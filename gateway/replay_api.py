@@ -1,6 +1,6 @@
 """``GET /api/tables/{id}/replay``: a table's history as the web client's replay viewer steps through it.
 
-The steps are ``services/table/replay.py``'s (``replay.steps``): each stored batch as the
+The steps are ``services/record/replay.py``'s (``replay.steps``): each stored batch as the
 caller saw it then, from the seat they held (a spectator's view while they held none), every
 round's hands shown once that round is over, as at the table.
 

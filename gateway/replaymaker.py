@@ -23,11 +23,11 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from gateway.replaycache import Body
-from services.table import replay
+from services.record import replay
 from services.table.domain import Table
 from services.table.store import Stored
 
-NICE = 10  # as the reacting services' (services/up.py): the moves players wait for go first
+NICE = 10  # as the reacting services' (services/runtime/supervisor.py): the moves players wait for go first
 
 
 def viewer_of(identity: str, full_until: int | None) -> Callable[[Table], replay.Viewer]:

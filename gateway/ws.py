@@ -31,13 +31,13 @@ from nats.js.kv import KeyValue
 from sqlalchemy.exc import SQLAlchemyError
 
 from gateway.feeds import Feed, Feeds, UnknownTable, chat_line
+from gateway.frames import BatchFrames, events_frame, state_frame
 from gateway.http_api import DB_KEY, ZONE_KEY
 from gateway.moves import action_of
 from gateway.openlist import OpenTables
 from gateway.outbox import SESSION_ENDED, Outbox
 from gateway.presence import Marks
 from gateway.quickmatch_api import MAX_WAIT, QuickMatch, Refusal
-from gateway.redact import BatchFrames, events_frame, state_frame
 from gateway.revocation import CLOSE_CODE, GUARD_SECONDS, SessionCheck
 from gateway.sessions import digest
 from gateway.stakes import vouch

@@ -104,8 +104,8 @@ def _gateway_serve(args: argparse.Namespace) -> int:
 
 
 def _loadtest(args: argparse.Namespace) -> int:
-    from gateway.loadtest import Plan, idle_sockets_default
-    from gateway.loadtest import run as loadtest
+    from tools.load.loadtest import Plan, idle_sockets_default
+    from tools.load.loadtest import run as loadtest
 
     idle = idle_sockets_default(args.clients, args.url) if args.idle_sockets is None else args.idle_sockets
     plan = Plan(clients=args.clients, tables=args.tables, seconds=args.seconds, warmup=args.warmup, rate=args.rate,
@@ -115,27 +115,27 @@ def _loadtest(args: argparse.Namespace) -> int:
 
 
 def _chaos(args: argparse.Namespace) -> int:
-    from gateway.chaos import main
+    from tools.load.chaos import main
 
     print(main(args.seconds, args.seed, args.tables, args.rate))
     return 0
 
 
 def _up(args: argparse.Namespace) -> int:
-    from services.up import main
+    from services.runtime.supervisor import main
 
     return main(args.data, args.cluster)
 
 
 def _bench_rules(args: argparse.Namespace) -> int:
-    from services.rules.bench import run
+    from tools.bench.rules import run
 
     print(run(args.ruleset, args.players, args.seconds, args.seed))
     return 0
 
 
 def _bench_bots(args: argparse.Namespace) -> int:
-    from services.bots.bench import AnchorMissing, run
+    from tools.bench.bots import AnchorMissing, run
 
     try:
         print(run(args.ruleset, args.players, args.games, args.ms, args.seed, args.opponents, args.anchor,
@@ -147,7 +147,7 @@ def _bench_bots(args: argparse.Namespace) -> int:
 
 
 def _bench_table(args: argparse.Namespace) -> int:
-    from services.table.bench import run as bench
+    from tools.bench.table import run as bench
 
     print(run(bench(args.tables, args.seconds, args.seed, args.nats_url, args.rate)))
     return 0
@@ -164,7 +164,7 @@ def _nats_url(args: argparse.Namespace) -> str:
 
 
 def _bench_capacity(args: argparse.Namespace) -> int:
-    from gateway.capacity import run as bench
+    from tools.bench.capacity import run as bench
 
     print(run(bench(args.tables, args.seconds, args.seed, args.runs)))
     return 0
@@ -174,7 +174,7 @@ def _verify(args: argparse.Namespace) -> int:
     import asyncio
     from pathlib import Path
 
-    from services.table import records
+    from services.record import records
 
     if args.file is not None:
         return records.verify_file(Path(args.file), Path(args.public_key) if args.public_key else None,
@@ -189,8 +189,8 @@ def _export(args: argparse.Namespace) -> int:
     import asyncio
     from pathlib import Path
 
+    from services.record import records
     from services.runtime.settings import Settings
-    from services.table import records
 
     key = Path(Settings.from_env().signing_key)
     if args.output == "-":
@@ -202,7 +202,7 @@ def _export(args: argparse.Namespace) -> int:
 def _replay(args: argparse.Namespace) -> int:
     import asyncio
 
-    from services.table import records, replay
+    from services.record import records, replay
 
     viewer = replay.FULL if args.full else args.seat
     return asyncio.run(records.replay_table(_nats_url(args), args.table_id, viewer, args.until, args.json,
@@ -210,15 +210,15 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _bench_replay(args: argparse.Namespace) -> int:
-    from services.table.replay_bench import run as bench
+    from tools.bench.replay import run as bench
 
     print(run(bench(args.tables, args.events, args.seed)))
     return 0
 
 
 def _bench_replays(args: argparse.Namespace) -> int:
-    from gateway.replaybench import Plan
-    from gateway.replaybench import run as bench
+    from tools.bench.replays import Plan
+    from tools.bench.replays import run as bench
 
     plan = Plan(long_tables=args.long_tables, batches=args.batches, cached_asks=args.cached_asks, tables=args.tables,
                 rate=args.rate, seconds=args.seconds, warmup=args.warmup, flood_rate=args.flood_rate,
@@ -228,7 +228,7 @@ def _bench_replays(args: argparse.Namespace) -> int:
 
 
 def _bench_rankings(args: argparse.Namespace) -> int:
-    from services.readmodels.rankings.bench import run as bench
+    from tools.bench.rankings import run as bench
 
     print(bench(args.matches, args.queries, args.database_url, args.seed))
     return 0
@@ -283,7 +283,7 @@ def _streams_commands(sub: Any) -> None:
 def _bench_matchmaking(args: argparse.Namespace) -> int:
     import asyncio
 
-    from gateway.matchbench import run as bench
+    from tools.bench.matchmaking import run as bench
 
     print(asyncio.run(bench(args.players, args.spread, args.seed, args.url)))
     return 0
@@ -292,7 +292,7 @@ def _bench_matchmaking(args: argparse.Namespace) -> int:
 def _bench_revocation(args: argparse.Namespace) -> int:
     import asyncio
 
-    from gateway.revocationbench import run as bench
+    from tools.bench.revocation import run as bench
 
     print(asyncio.run(bench(args.sessions)))
     return 0

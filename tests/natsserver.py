@@ -70,7 +70,7 @@ from nats.errors import Error as NatsError
 from nats.js import JetStreamContext
 
 from services.runtime import natscluster
-from services.up import free_port
+from services.runtime.supervisor import free_port
 
 if TYPE_CHECKING:
     from testcontainers.core.container import DockerContainer

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gateway.chaos import FREEZE, KILLED, chaos
+from tools.load.chaos import FREEZE, KILLED, chaos
 
 
 async def test_the_platform_loses_nothing_and_recovers_from_a_fault_every_second_or_two() -> None:

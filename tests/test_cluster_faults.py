@@ -32,22 +32,22 @@ from nats.aio.client import Client as NATS
 from nats.aio.msg import Msg
 from nats.errors import Error as NatsError
 
-from gateway.chaos import check_streams, projections_behind
-from gateway.loadclient import Tally
-from gateway.loadtest import Table
 from maumau.v1 import table_pb2
 from services.bots.service import DURABLE as BOTS
+from services.record.verify import verify
 from services.rules.wire import option_to_pb
 from services.runtime.lifecycle import connect
 from services.runtime.subjects import table_command
+from services.runtime.supervisor import running_platform
 from services.table.client import send
 from services.table.domain import Status
 from services.table.domain import Table as DomainTable
 from services.table.repository import tables
 from services.table.store import EventStore, Stored, stream_of
-from services.table.verify import verify
-from services.up import running_platform
 from tests.natsserver import ClusterMember, JetStreamCluster
+from tools.load.chaos import check_streams, projections_behind
+from tools.load.loadclient import Tally
+from tools.load.loadtest import Table
 
 TABLES = 6
 BOT_THINK_SECONDS = "0.2"  # a quick game, still many moves in flight while a server is down

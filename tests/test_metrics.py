@@ -14,13 +14,13 @@ from pathlib import Path
 import aiohttp
 from prometheus_client import REGISTRY
 
-from gateway.loadclient import Tally
-from gateway.loadtest import Plan, play, unlimited
 from gateway.sessions import COOKIE
 from services.runtime import metrics
 from services.runtime.lifecycle import start_health
 from tests import prometheus
 from tests.natsserver import free_port
+from tools.load.loadclient import Tally
+from tools.load.loadtest import Plan, play, unlimited
 
 DASHBOARD = Path(__file__).resolve().parents[1] / "deploy" / "k8s" / "monitoring" / "grafana-dashboard.json"
 SERVICES = {"rules", "table", "chat", "accounts", "projector", "clock", "bots", "gateway"}

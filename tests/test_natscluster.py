@@ -17,8 +17,8 @@ from nats.js.api import AckPolicy, ConsumerConfig
 from maumau.v1 import events_pb2
 from services.runtime import natscluster
 from services.runtime.lifecycle import connect
+from services.runtime.supervisor import Child, nats_servers, running_platform
 from services.table.store import STREAM, EventStore
-from services.up import Child, nats_servers, running_platform
 from tests.natsserver import JetStreamCluster
 
 

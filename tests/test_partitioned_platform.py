@@ -11,14 +11,14 @@ import aiohttp
 import nats
 from sqlalchemy import select
 
-from gateway.loadclient import new_session
-from gateway.loadtest import unlimited
 from services.eventlog.sql import engine, position
 from services.readmodels.tables.projection import directory, partition_position
 from services.runtime import subjects
+from services.runtime.supervisor import running_platform
 from services.table.store import stream_of
-from services.up import running_platform
 from tests.bot_tables import bot_table
+from tools.load.loadclient import new_session
+from tools.load.loadtest import unlimited
 
 TABLES = 9  # nine random addresses leave a partition empty once in 3 × (2/3)⁹ ≈ 8 %: retried below
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from services.up import _children
+from services.runtime.supervisor import _children
 
 PRINT_NICE = "import os; from services.runtime.priority import lower_priority; lower_priority(); print(os.nice(0))"
 

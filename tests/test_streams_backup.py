@@ -16,8 +16,6 @@ from nats.aio.client import Client as NATS
 from nats.js.errors import NoKeysError, NotFoundError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from gateway.loadclient import new_session
-from gateway.loadtest import unlimited
 from services.bots.service import BotSettings, BotsService
 from services.clock.service import ClockService
 from services.eventlog.sql import engine, position
@@ -27,17 +25,19 @@ from services.readmodels.main import reset
 from services.readmodels.schema import migrate
 from services.readmodels.tables.projection import partition_position
 from services.readmodels.tables.projector import Projector
+from services.record import records
 from services.runtime import subjects
+from services.runtime.supervisor import running_platform
 from services.streams.backup import backup, platform_streams, restore_all
 from services.streams.snapshot import META
-from services.table import records
 from services.table.store import EventStore, partition_of_stream
-from services.up import running_platform
 from tests.bot_tables import bot_table
 from tests.natsserver import JetStreamCluster, JetStreamServer, jetstream_server
 from tests.service_task import running
 from tests.table.harness import platform
 from tests.table.test_projections import _dump
+from tools.load.loadclient import new_session
+from tools.load.loadtest import unlimited
 
 Message = tuple[int, str, dict[str, str] | None, bytes]
 SETTINGS = {**unlimited(), "MAUMAU_STREAM_PARTITIONS": "2", "MAUMAU_BOT_THINK_SECONDS": "0.05",

@@ -1,4 +1,4 @@
-"""The supervisor of ``maumau up`` (services/up.py): a child that dies comes back, the others go on."""
+"""The supervisor of ``maumau up`` (services/runtime/supervisor.py): a child that dies comes back, the others go on."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from pathlib import Path
 import nats
 import pytest
 
+from services.runtime.supervisor import Child, running_platform, tcp_ready
 from services.table.store import STREAM
-from services.up import Child, running_platform, tcp_ready
 
 PLATFORM_UNSET = ("NATS_URL", "DATABASE_URL", "MAUMAU_GATEWAY_PORT")
 

@@ -17,8 +17,8 @@ import aiohttp
 import grpc
 from opentelemetry.proto.collector.trace.v1 import trace_service_pb2, trace_service_pb2_grpc
 
-from gateway.loadtest import unlimited
-from services.up import running_platform
+from services.runtime.supervisor import running_platform
+from tools.load.loadtest import unlimited
 
 SERVICES_OF_A_MOVE = 5
 

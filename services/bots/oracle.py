@@ -11,7 +11,7 @@ knowing the hands alone). Out of turn it does what the strong bot does. How much
 it wins than the medium bot is what knowing the hands is worth in a ruleset to this search;
 ``maumau bench bots --oracle`` reports where the strong bot stands between the two.
 
-Never offered to players: it reads other seats' hands. Only ``services/bots/bench.py`` seats it.
+Never offered to players: it reads other seats' hands. Only ``tools/bench/bots.py`` seats it.
 
 >>> import random
 >>> from services.rules.decider import deal, evolve

@@ -1,6 +1,6 @@
 """What the staff's desk shows of a dispute's table, pure: the verification and the steps around the moment.
 
-The steps are ``services/table/replay.py``'s, in full (staff see every hand, every draw and
+The steps are ``services/record/replay.py``'s, in full (staff see every hand, every draw and
 every seed): each event as the players read it, with its words and its stream sequence.
 They run from a little before the disputed moment (the table's sequence when it was
 reported) to a few batches after it.
@@ -11,17 +11,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from services.table import replay
+from services.record import replay
+from services.record.verify import Verdict
 from services.table.domain import Table, evolve
 from services.table.store import Stored
-from services.table.verify import Verdict
 
 BEFORE = 300  # steps shown before the moment, at most
 AFTER = 10  # batches shown after it
 
 
 def verification(verdict: Verdict) -> dict[str, Any]:
-    """``services/table/verify.py``'s verdict as the desk shows it: ok, or the first bad record and why."""
+    """``services/record/verify.py``'s verdict as the desk shows it: ok, or the first bad record and why."""
     return {"ok": verdict.ok, "batches": verdict.batches, "events": verdict.events, "where": verdict.where,
             "why": verdict.why, "text": str(verdict)}
 

@@ -23,7 +23,7 @@ TICKS = os.sysconf("SC_CLK_TCK")
 
 
 class Process(Protocol):
-    """One running process of the platform (``services.up.Child``)."""
+    """One running process of the platform (``services.runtime.supervisor.Child``)."""
 
     @property
     def name(self) -> str: ...

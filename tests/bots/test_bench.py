@@ -10,10 +10,10 @@ import sys
 
 import pytest
 
-from services.bots.bench import Game, _reported, paired, play_game, wilson
 from services.bots.oracle import oracle, true_values
 from services.rules.decider import deal, evolve
 from services.rules.engine import apply, check, legal_actions, new_match
+from tools.bench.bots import Game, _reported, paired, play_game, wilson
 
 
 def bench(*args: str, python: list[str] | None = None) -> subprocess.CompletedProcess[str]:

@@ -14,10 +14,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from services.bots.bench import BENCH_DIR
 from services.rules.decider import deal, evolve
 from services.rules.engine import legal_actions, new_match
 from services.rules.state import State
+from tools.bench.bots import BENCH_DIR
 
 pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel (the 'anchor' extra) is not installed: make bench-bots")
 sys.path.insert(0, str(BENCH_DIR))

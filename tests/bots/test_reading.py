@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-from services.bots.bench import _out_of_turn, decider
 from services.bots.knowledge import knowledge_from
 from services.bots.reading import Group, Reading, fitting, observe, sync, tito_played
 from services.bots.worlds import World, sample_world
@@ -20,6 +19,7 @@ from services.rules.engine import apply, new_match, start_round
 from services.rules.phases import DRAWN
 from services.rules.state import State
 from tests.bots.rounds import TABLES, table_id
+from tools.bench.bots import _out_of_turn, decider
 
 Table = tuple[str, int, dict[str, Any]]
 

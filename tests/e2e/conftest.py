@@ -24,7 +24,7 @@ playwright_api = pytest.importorskip("playwright.async_api")
 
 from playwright.async_api import Browser, async_playwright  # noqa: E402
 
-from services.up import running_platform  # noqa: E402
+from services.runtime.supervisor import running_platform  # noqa: E402
 from tests.e2e.ui import DESKTOP, INSTRUMENT, PHONE, Player  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")

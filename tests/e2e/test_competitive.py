@@ -27,7 +27,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator, expect
 
 from services.readmodels.rankings.fairplay import MIN_MOVES
-from services.up import running_platform
+from services.runtime.supervisor import running_platform
 from tests.e2e.conftest import PLATFORM_ENV, PLATFORM_UNSET, Players
 from tests.e2e.test_rankings import fits, ranking_row_until, register
 from tests.e2e.ui import STEP_TIMEOUT_MS, Player, shed_first

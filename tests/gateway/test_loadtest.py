@@ -8,9 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from gateway.loadtest import Plan, drive
 from services.runtime.settings import RateLimits, SocketLimits
 from tests.gateway.harness import gateways
+from tools.load.loadtest import Plan, drive
 
 
 def test_loadtest_prints_one_json_line_of_paced_moves_after_its_warm_up_through_its_own_platform() -> None:

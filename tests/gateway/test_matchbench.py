@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gateway.matchbench import drive
 from services.runtime.settings import RateLimits
 from tests.gateway.harness import gateways
+from tools.bench.matchmaking import drive
 
 UNLIMITED = RateLimits(**{name: 0 for name in RateLimits.__dataclass_fields__})
 

@@ -10,12 +10,13 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gateway.redact import BatchFrames, events_frame, redact_event, state_frame, table_info
+from gateway.frames import BatchFrames, events_frame, state_frame
 from maumau.v1 import actions_pb2, events_pb2, table_pb2
 from services.rules.decider import deal, decide
 from services.rules.engine import legal_actions
 from services.rules.wire import event_to_pb
 from services.table.domain import Player, Status, Table, evolve
+from services.table.viewing import redact_event, table_info
 
 
 def _stamped(ev: events_pb2.Event, actor: str) -> events_pb2.Event:

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import aiohttp
 
-from gateway import revocationbench
 from gateway.revocation import CLOSE_CODE
 from gateway.server import REVOCATIONS_KEY
 from gateway.sessions import COOKIE
 from gateway.signout import sign_out_command
 from tests.gateway.harness import Gateways
 from tests.gateway.test_accounts import PASSWORD, call, cookie, platform, register
+from tools.bench import revocation as revocationbench
 
 CLOSE_WAIT = 5.0  # seconds a test waits for a close it expects (the watch takes milliseconds)
 

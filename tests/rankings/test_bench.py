@@ -9,8 +9,8 @@ from pathlib import Path
 from sqlalchemy import func, select
 
 from services.eventlog.sql import engine
-from services.readmodels.rankings.bench import bench, run
 from services.readmodels.rankings.projection import totals
+from tools.bench.rankings import bench, run
 
 
 def test_the_bench_prints_one_json_line_of_its_figures() -> None:

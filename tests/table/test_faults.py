@@ -17,7 +17,7 @@ from services.eventlog.sql import engine
 from services.readmodels.schema import migrate
 from services.readmodels.tables.projection import directory
 from services.readmodels.tables.projector import Projector
-from services.up import free_port, http_ready
+from services.runtime.supervisor import free_port, http_ready
 from tests.natsserver import JetStreamServer
 from tests.table.harness import Platform, platform
 

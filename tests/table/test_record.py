@@ -14,14 +14,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from maumau.v1 import events_pb2, table_pb2
+from services.record.export import lines, verify_export
+from services.record.verify import verify
 from services.rules.engine import legal_actions
 from services.rules.version import ENGINE_VERSION
 from services.rules.wire import action_to_pb
 from services.table.domain import Status
-from services.table.export import lines, verify_export
 from services.table.repository import tables
 from services.table.store import GENESIS, Stored
-from services.table.verify import verify
 from tests.natsserver import jetstream_server
 from tests.table.harness import Platform, platform
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
-from services.table.replay_bench import _read_tables, _verify_tables
 from tests.table.harness import platform
 from tests.table.test_record import play
+from tools.bench.replay import _read_tables, _verify_tables
 
 
 async def test_one_pass_over_the_stream_reads_each_table_as_its_own_read_does_and_it_verifies(nats_url: str) -> None:

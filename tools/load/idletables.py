@@ -17,8 +17,8 @@ from typing import Any
 
 import aiohttp
 
-from gateway.loadclient import Tab, Tally, new_session, percentile, rss_kib, until
 from services.runtime.settings import SocketLimits
+from tools.load.loadclient import Tab, Tally, new_session, percentile, rss_kib, until
 
 CONCURRENCY = 32
 SAMPLE = 100

@@ -35,11 +35,11 @@ from services.rules.wire import action_to_pb
 from services.runtime import subjects
 from services.runtime.cputime import CpuMeter, pids
 from services.runtime.lifecycle import servers
+from services.runtime.supervisor import running_platform
 from services.table import repository
 from services.table.client import send
 from services.table.domain import Table
 from services.table.store import EventStore, Stored
-from services.up import running_platform
 
 PLAYERS = 4
 

@@ -33,9 +33,9 @@ from google.protobuf.json_format import MessageToDict
 from google.protobuf.message import DecodeError
 
 from maumau.v1 import events_pb2
+from services.record.verify import Verdict, verify
 from services.runtime.signing import check
 from services.table.store import Stored
-from services.table.verify import Verdict, verify
 
 _RECORD_KEYS = frozenset({"seq", "hash", "previous", "engine_version", "events", "data"})
 _END_KEYS = frozenset({"table_id", "batches", "seq", "head", "digest"})

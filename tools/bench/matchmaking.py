@@ -29,9 +29,9 @@ from typing import Any
 
 import aiohttp
 
-from gateway.loadtest import per_address_lifted
 from services.runtime.machine import loop_seconds
-from services.up import running_platform
+from services.runtime.supervisor import running_platform
+from tools.load.loadtest import per_address_lifted
 
 NEEDED = {"nats", "rules", "table", "gateway"}  # what a quick match goes through
 TRIES = 20  # a request refused this many times in a row ends the bench

@@ -1,4 +1,6 @@
-"""What one viewer may receive of a table: redacted events, the table's public facts, the rules' view.
+"""What one viewer may see of a table: redacted events, the table's public facts, the rules' view.
+
+The one place that decides it, for the gateway's frames, the replay and the staff's desk.
 
 A viewer is a seat (an int) or a spectator (None). Nothing here ever puts another seat's
 cards (before the round's end), the stock's order or the seed (before the round's end)
@@ -8,10 +10,7 @@ into what it returns.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from typing import Any
-
-import orjson
 
 from maumau.v1 import events_pb2
 from services.rules.views import view
@@ -154,16 +153,7 @@ def redact_event(ev: events_pb2.Event, seat: int | None) -> dict[str, Any]:
     return out
 
 
-def events_frame(t: Table, seq: int, batch: events_pb2.EventBatch, identity: str) -> dict[str, Any]:
-    """The frame one stored batch makes for one viewer (``t`` is the table after the batch)."""
-    seat = t.seat_of(identity)
-    viewer = seat if seat >= 0 else None
-    return {"type": "events", "table": t.table_id, "seq": seq,
-            "events": [redact_event(ev, viewer) for ev in batch.events],
-            "table_info": table_info(t, identity, seat), "view": viewer_view(t, identity, seat)}
-
-
-def _seats_shown_more(ev: events_pb2.Event) -> Iterable[int]:
+def seats_shown_more(ev: events_pb2.Event) -> Iterable[int]:
     """The seats that see more of ``ev`` than a spectator: each its own hand dealt, the cards it drew."""
     body = ev.WhichOneof("body")
     if body == "round_dealt":
@@ -171,81 +161,3 @@ def _seats_shown_more(ev: events_pb2.Event) -> Iterable[int]:
     if body == "action_taken":
         return {d.seat for d in ev.action_taken.draws}
     return ()
-
-
-def _object_with(head: bytes, extra: dict[str, Any]) -> orjson.Fragment:
-    """The JSON text of an object: ``head`` (an object's text without its closing brace), then ``extra``'s keys.
-
-    >>> orjson.dumps({"a": _object_with(orjson.dumps({"x": 1})[:-1], {"y": [2]})})
-    b'{"a":{"x":1,"y":[2]}}'
-    """
-    return orjson.Fragment(head + b"," + orjson.dumps(extra)[1:])
-
-
-@dataclass(frozen=True)
-class _Shared:
-    """What a batch shows every viewer alike, built and serialized once."""
-
-    events: list[dict[str, Any]]  # as a spectator sees them
-    events_json: orjson.Fragment
-    shown_more: dict[int, list[int]]  # seat: the events it sees more of (their places in the batch)
-    info_head: bytes  # public_info's JSON text without its closing brace
-
-    @classmethod
-    def of(cls, t: Table, batch: events_pb2.EventBatch) -> _Shared:
-        events = [redact_event(ev, None) for ev in batch.events]
-        more: dict[int, list[int]] = {}
-        for i, ev in enumerate(batch.events):
-            for seat in _seats_shown_more(ev):
-                more.setdefault(seat, []).append(i)
-        return cls(events, orjson.Fragment(orjson.dumps(events)), more, orjson.dumps(public_info(t))[:-1])
-
-
-@dataclass
-class BatchFrames:
-    """The frames one stored batch makes, each built and serialized once per kind of viewer.
-
-    What a frame holds depends on the viewer's seat (a spectator's is the same for every
-    spectator) and on whether the viewer created the table, nothing else: viewers alike share
-    one text, so a table watched by many costs one view per seat, not one per socket. Within
-    the batch, what every viewer sees alike is built and serialized once (``_Shared``): the
-    table's public facts, and the events as a spectator sees them — redacted again for a seat
-    only where that seat sees more (its hand dealt, the cards it drew). Built while the table is
-    as the batch left it (``Feeds`` holds the feed's lock).
-    """
-
-    table: Table
-    seq: int
-    batch: events_pb2.EventBatch
-    made: dict[tuple[int, bool], str] = field(default_factory=dict)
-    shared: _Shared | None = None
-
-    def text_for(self, identity: str) -> str:
-        t = self.table
-        key = (t.seat_of(identity), t.creator == identity)
-        text = self.made.get(key)
-        if text is None:
-            text = self.made[key] = orjson.dumps(self._frame(*key)).decode()
-        return text
-
-    def _frame(self, seat: int, creator: bool) -> dict[str, Any]:
-        """What ``events_frame`` makes for a viewer at ``seat`` (-1: none) who did or did not create the table."""
-        t = self.table
-        if self.shared is None:
-            self.shared = _Shared.of(t, self.batch)
-        shared = self.shared
-        events: list[dict[str, Any]] | orjson.Fragment = shared.events_json
-        if seat in shared.shown_more:
-            events = list(shared.events)
-            for i in shared.shown_more[seat]:
-                events[i] = redact_event(self.batch.events[i], seat)
-        mine: dict[str, Any] = {"my_seat": seat, "creator": creator}
-        if seat >= 0 or creator:
-            mine["invitation"] = t.invitation
-        return {"type": "events", "table": t.table_id, "seq": self.seq, "events": events,
-                "table_info": _object_with(shared.info_head, mine), "view": viewer_view(t, "", seat)}
-
-
-def state_frame(t: Table, identity: str) -> dict[str, Any]:
-    return {"type": "state", "table": t.table_id, "seq": t.seq, "table_info": table_info(t, identity),
-            "view": viewer_view(t, identity)}

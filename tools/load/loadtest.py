@@ -8,9 +8,9 @@ of the warm-up are played at the same rate but not counted, for they measure the
 settling after the set-up (every service still folding the tables just created and
 joined). Then ``idle_sockets`` more sockets are opened on the gateway and its memory is
 read before and after (when the gateway runs here: without ``--url``). With
-``idle_tables``, that many more tables are followed throughout (``gateway.idletables``).
+``idle_tables``, that many more tables are followed throughout (``tools.load.idletables``).
 
-Tabs come back as the web client does (``gateway.loadclient``): a closed socket is opened
+Tabs come back as the web client does (``tools.load.loadclient``): a closed socket is opened
 again, a command without its acknowledgement is sent again with the same id. What went
 wrong is counted beside the figures: refusals by code, acknowledgements that timed out,
 reconnections, the moves acknowledged that some seat never saw (``unseen``, each waited for
@@ -39,11 +39,11 @@ from typing import Any
 
 import aiohttp
 
-from gateway.idletables import follow_idle_tables
-from gateway.loadclient import Tab, Tally, new_session, percentile, rss_kib, until
 from services.runtime.cputime import CpuMeter, pids
 from services.runtime.settings import RateLimits, SocketLimits
-from services.up import running_platform
+from services.runtime.supervisor import running_platform
+from tools.load.idletables import follow_idle_tables
+from tools.load.loadclient import Tab, Tally, new_session, percentile, rss_kib, until
 
 OPEN_SECONDS = 60.0  # the longest wait for every tab's first state before the warm-up starts anyway
 IDLE_SOCKETS = 2000  # opened after the run on the load test's own platform

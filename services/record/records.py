@@ -11,12 +11,12 @@ import sys
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
+from services.record import export, replay
+from services.record.verify import Verdict, verify
 from services.runtime.platform import tool_connect
 from services.runtime.signing import load_key, load_public
-from services.table import export, replay
 from services.table.repository import tables
 from services.table.store import EventStore, Stored
-from services.table.verify import Verdict, verify
 
 
 async def read_table(nats_url: str, table_id: str) -> list[Stored]:

@@ -1,6 +1,6 @@
 """``maumau chaos --seconds S``: the platform under the load test while its processes are killed.
 
-The platform runs here under its supervisor (``services.up``), the load test plays through
+The platform runs here under its supervisor (``services.runtime.supervisor``), the load test plays through
 it, and every few seconds a fault is injected: a kind of process killed with SIGKILL (NATS
 included), or NATS stopped (SIGSTOP) for a few seconds and continued. When the time is up
 the faults stop, the platform is given time to come back, and the record is checked:
@@ -31,14 +31,14 @@ import aiohttp
 import nats
 from sqlalchemy import select
 
-from gateway.loadclient import Tab, Tally
-from gateway.loadtest import Measure, Plan, Progress, Table, play, play_table, unlimited
 from services.eventlog.sql import engine
 from services.readmodels.tables.projection import directory
 from services.runtime.lifecycle import servers
+from services.runtime.supervisor import Child, running_platform
 from services.table import repository
 from services.table.store import EventStore
-from services.up import Child, running_platform
+from tools.load.loadclient import Tab, Tally
+from tools.load.loadtest import Measure, Plan, Progress, Table, play, play_table, unlimited
 
 KILLED = ("nats", "rules", "table", "chat", "accts", "proj", "clock", "bots", "gateway")
 FREEZE = "nats-stop"

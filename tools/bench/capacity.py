@@ -17,10 +17,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from gateway import loadtest
 from services.clock.presence import SCAN_SECONDS
 from services.runtime.machine import loop_seconds
-from services.table import bench as table_bench
+from tools.bench import table as table_bench
+from tools.load import loadtest
 
 SEATS = 4  # the load test's tables have four seats, each a client
 # The tables are started before their pages open: the clock's scans meanwhile find seats away, and the

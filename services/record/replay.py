@@ -1,6 +1,6 @@
 """``maumau replay``: a table's history step by step, as a person reads it.
 
-Each event is seen as the gateway shows it to one viewer (``gateway/redact.py``): a seat,
+Each event is seen as the gateway shows it to one viewer (``services/table/viewing.py``): a seat,
 a spectator (``None``), or ``FULL``, everything the record says, put together from what
 each seat sees of it. ``words`` says it in a line; ``--json`` prints the events instead.
 ``step`` is one stored batch as the web client's replay viewer draws it (``GET
@@ -20,11 +20,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, Final
 
-from gateway.redact import redact_event, table_info
 from maumau.v1 import events_pb2
 from services.rules.views import view
 from services.table.domain import Table, evolve
 from services.table.store import Stored
+from services.table.viewing import redact_event, table_info
 
 FULL: Final = "full"  # the viewer who sees everything: an export's reader, a dispute's judge
 Viewer = int | None | str
@@ -160,7 +160,7 @@ def step(t: Table, seq: int, batch: events_pb2.EventBatch, viewer: Viewer, names
          identity: str = "") -> dict[str, Any]:
     """One stored batch as a step of the replay (``t``: the table right after it; ``names``: the players'
     before it): the events as ``viewer`` saw them (``seen``), their ``words``, the table's public facts
-    (``gateway.redact.table_info``, for ``identity`` at the viewer's seat) and ``visible``."""
+    (``services.table.viewing.table_info``, for ``identity`` at the viewer's seat) and ``visible``."""
     events = [seen(ev, viewer) for ev in batch.events]
     seat = viewer if isinstance(viewer, int) and viewer >= 0 else -1
     info = table_info(t, identity, seat)

@@ -24,11 +24,11 @@ from typing import Any
 
 import aiohttp
 
-from gateway.loadtest import unlimited
 from gateway.revocation import CLOSE_CODE
 from gateway.sessions import COOKIE
 from services.runtime.machine import loop_seconds
-from services.up import running_platform
+from services.runtime.supervisor import running_platform
+from tools.load.loadtest import unlimited
 
 NEEDED = {"nats", "accts", "gateway", "gw2"}
 PER_ACCOUNT = 5

@@ -4,7 +4,7 @@ It starts NATS, the rules and the table service on the embedded defaults (as ``m
 bench table`` does), opens T bot-only tables of four seats (the bench creates each as a
 watcher and seats bots) and plays the bots' seats with random legal actions through the
 table service until the tables hold ``--events`` events together. Then the measured phase:
-every table is read from JetStream and verified (``services/table/verify.py``: the chain,
+every table is read from JetStream and verified (``services/record/verify.py``: the chain,
 every decision and deal asked of the engine again). The stream is read in one pass over
 every table's subject (batched direct gets of 1,024 messages): a read per table costs the
 server twice as much per message, as it steps over the other tables' messages between
@@ -35,17 +35,17 @@ from nats.aio.client import Client as NATS
 
 from maumau.v1 import table_pb2
 from services.eventlog.direct import read_subjects
-from services.rules import bench as engine_bench
+from services.record.verify import verify
 from services.rules.engine import legal_actions
 from services.rules.wire import action_to_pb
 from services.runtime import subjects
 from services.runtime.lifecycle import servers
+from services.runtime.supervisor import running_platform
 from services.table.client import send
 from services.table.domain import Status, Table
 from services.table.repository import Tables, tables
 from services.table.store import STREAM, EventStore, Stored
-from services.table.verify import verify
-from services.up import running_platform
+from tools.bench import rules as engine_bench
 
 PLAYERS = 4
 WATCHER = "bench"  # creates the tables and watches them: every seat is a bot's

@@ -6,7 +6,7 @@ replays' (``RateLimits.replays_per_address`` and ``replays_per_identity``, as de
 one trusted proxy, so that the bench can say where each ask comes from (``X-Forwarded-For``).
 
 1. ``long_tables`` bot-only tables of four seats are played through the table service to
-   about ``batches`` stored batches each (``services.table.replay_bench.play_bots``).
+   about ``batches`` stored batches each (``tools.bench.replay.play_bots``).
 2. **Cost**: each long table's replay is asked once (made: ``uncached``), then
    ``cached_asks`` times more (kept: ``cached``), each ask by a new guest from an address of
    its own (no limit binds), gzipped as a browser asks; the CPU time (``/proc``) of the gateway
@@ -41,16 +41,16 @@ from typing import Any
 import aiohttp
 import nats
 
-from gateway import loadtest
-from gateway.loadclient import Tally
 from services.runtime.cputime import CpuMeter, pids
 from services.runtime.lifecycle import servers
 from services.runtime.machine import loop_seconds
 from services.runtime.settings import RateLimits
-from services.table.replay_bench import Counter, bots_move, play_bots
+from services.runtime.supervisor import running_platform
 from services.table.repository import tables
 from services.table.store import EventStore
-from services.up import running_platform
+from tools.bench.replay import Counter, bots_move, play_bots
+from tools.load import loadtest
+from tools.load.loadclient import Tally
 
 FLOOD_ADDRESS = "203.0.113.7"  # the flood's one address
 # the platform's processes but the clock and the bots (which would play the bench's bot seats too)
