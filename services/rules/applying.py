@@ -11,7 +11,7 @@ from services.rules.cards import WILD, Card, Seat, suit
 from services.rules.phases import BOUNCE, BURNED, DRAWN, NONE, NORMAL, Phase
 from services.rules.rulesets import AUTOMATIC, CHALLENGE_MODE, NEXT_PLAYER
 from services.rules.state import State
-from services.rules.turn import plain_call, playable_now, required_call
+from services.rules.turn import plain_call, playable_from_hand, playable_now, required_call
 
 
 def apply(s: State, a: Action) -> None:
@@ -136,7 +136,7 @@ def _draw(s: State, seat: Seat) -> None:
 
 def _turn_ends_idle(s: State, seat: Seat, idle: bool) -> None:
     """End a turn in which no card was played; a table where everyone is stuck in a row is blocked."""
-    if idle and not s.can_draw() and not _stuck_has_play(s, seat):
+    if idle and not s.can_draw() and not playable_from_hand(s, seat):
         s.stuck += 1
         if s.stuck >= s.players():
             _finish(s, _blocked_winner(s), blocked=True)
@@ -144,10 +144,6 @@ def _turn_ends_idle(s: State, seat: Seat, idle: bool) -> None:
     else:
         s.stuck = 0
     _end_turn(s, s.next_seat(seat), NORMAL)
-
-
-def _stuck_has_play(s: State, seat: Seat) -> bool:
-    return bool(s.rs.playable_cards(s, set(s.hands[seat])))
 
 
 def _pass(s: State, seat: Seat) -> None:

@@ -20,8 +20,8 @@ def playable_now(s: State, seat: Seat) -> list[Card]:
     """
     rs, phase = s.rs, s.phase
     if phase is NORMAL or phase is BURNED or (phase is DRAWN and rs.after_draw_any):
-        cards = rs.playable_cards(s, set(s.hands[seat]))
-    elif phase is DRAWN:
+        return playable_from_hand(s, seat)
+    if phase is DRAWN:
         c = s.drawn_card
         cards = [c] if c >= 0 and rs.playable(s, c) else []
     elif phase is BOUNCE:
@@ -29,6 +29,15 @@ def playable_now(s: State, seat: Seat) -> list[Card]:
     else:
         return []
     return _with_company(s, seat, cards) if rs.ace_company else cards
+
+
+def playable_from_hand(s: State, seat: Seat) -> list[Card]:
+    """The distinct cards of the seat's hand that may go down on the pile as it is, company counted.
+
+    What a turn may play before drawing, and what a blocked table asks of a seat that passed.
+    """
+    cards = s.rs.playable_cards(s, set(s.hands[seat]))
+    return _with_company(s, seat, cards) if s.rs.ace_company else cards
 
 
 def _with_company(s: State, seat: Seat, cards: list[Card]) -> list[Card]:
