@@ -1,17 +1,13 @@
 """Disputes over HTTP (docs/disputes.md, docs/protocol.md): "Reportar problema", "Meus relatos" and the staff's desk.
 
-The gateway appends the DISPUTES stream's events itself (``services.disputes.store``), each
-with the dispute subject's expected last sequence: no service between, as nothing here needs
-one (a report, a look and a close are each one event about one dispute, decided from that
-dispute's few events). Who is staff is read from the account's own stream at every staff
-request, so a revoked role ends at once. The lists are read from the SQL projection.
+What each request does is ``services.disputes.service``'s; here are who asks (a staff account
+is read from its own stream at every staff request, so a revoked role ends at once), the
+answers' shapes and statuses, and the lists read from the SQL projection.
 """
 
 from __future__ import annotations
 
-import asyncio
 import time
-import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -22,28 +18,23 @@ from sqlalchemy.exc import SQLAlchemyError
 from gateway.accounts_api import ACCOUNTS_KEY
 from gateway.http_api import DB_KEY, NATS_KEY, TABLES_KEY, caller, json_body, json_error
 from gateway.sessions import session_of
-from maumau.v1 import table_pb2
 from services.accounts.domain import Account
-from services.disputes import desk, domain
 from services.disputes.domain import Dispute, Status
+from services.disputes.service import AnnulRefused, Changing, Disputes
 from services.disputes.store import DisputeStore
-from services.eventlog.store import Conflict
 from services.readmodels.disputes import projection as projections
 from services.readmodels.rankings import fairplay
-from services.record.verify import verify
 from services.runtime.refusals import Refused
-from services.table.client import send
-from services.table.domain import Status as TableStatus
-from services.table.store import EventStore
 
 DISPUTES_KEY = web.AppKey("disputes", DisputeStore)
+SERVICE_KEY = web.AppKey("disputes_service", Disputes)
 UNREACHABLE = (NatsError, OSError, TimeoutError)
-TRIES = 3  # a close that met a look appended meanwhile decides again on the dispute as it is now
-_STATUS = {"unknown_dispute": 404, "dispute_closed": 409, "dispute_exists": 409}  # any other refusal: 400
+_STATUS = {"unknown_dispute": 404, "unknown_table": 404, "not_at_table": 403, "staff_seated": 403,
+           "dispute_closed": 409, "dispute_exists": 409, "no_match": 409}  # any other refusal: 400
 
 
 def _refused(e: Refused) -> web.HTTPException:
-    return json_error(_STATUS.get(e.code, 400), e.code, str(e))
+    return json_error(409 if isinstance(e, AnnulRefused) else _STATUS.get(e.code, 400), e.code, str(e))
 
 
 def _unavailable(what: str) -> web.HTTPException:
@@ -82,46 +73,20 @@ def _iso(seconds: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds)) + f".{int(seconds % 1 * 1000):03d}+00:00"
 
 
-async def _load(request: web.Request) -> Dispute:
-    try:
-        d = await request.app[DISPUTES_KEY].load(request.match_info["dispute_id"])
-    except UNREACHABLE:
-        raise _unavailable("the disputes") from None
-    try:
-        return domain.existing(d)
-    except Refused as e:
-        raise _refused(e) from None
-
-
 async def report(request: web.Request) -> web.Response:
-    """"Reportar problema": someone seated at the table (a guest too), or its creator, says what went wrong.
-
-    Watching leaves no record, so anyone could claim to have watched: only a seat or the creation,
-    which the table's record holds, lets one report (``403 not_at_table`` otherwise; docs/disputes.md).
-    """
+    """"Reportar problema": someone seated at the table (a guest too), or its creator, says what went wrong."""
     identity, name = caller(request)
     table_id = request.match_info["table_id"]
     body = await json_body(request)
     try:
-        t = await request.app[TABLES_KEY].get(table_id)
-    except UNREACHABLE:
-        raise _unavailable("the table") from None
-    if t.status == TableStatus.NONE:
-        raise json_error(404, "unknown_table", f"there is no table {table_id!r}")
-    seat = t.seat_of(identity)
-    if seat < 0 and identity != t.creator:  # a creator watching the bots it seated saw the whole match
-        raise json_error(403, "not_at_table", "only someone seated at this table may report a problem with it")
-    d = Dispute(uuid.uuid4().hex[:24])
-    try:
-        opened = domain.report(d, table_id, t.seq, t.match_no, identity, name, seat,
-                               _text(body, "text"), now=time.time())
-        await request.app[DISPUTES_KEY].append(d.dispute_id, opened, 0, "opened")
+        dispute_id, seq, match_no = await request.app[SERVICE_KEY].report(table_id, identity, name,
+                                                                          _text(body, "text"))
     except Refused as e:
         raise _refused(e) from None
     except UNREACHABLE:
         raise _unavailable("the disputes") from None
-    return web.json_response({"dispute_id": d.dispute_id, "table_id": table_id, "table_seq": t.seq,
-                              "match_no": t.match_no}, status=201)
+    return web.json_response({"dispute_id": dispute_id, "table_id": table_id, "table_seq": seq,
+                              "match_no": match_no}, status=201)
 
 
 async def _listed(request: web.Request, rows: Any) -> list[dict[str, Any]]:
@@ -154,36 +119,17 @@ async def open_disputes(request: web.Request) -> web.Response:
 
 
 async def look(request: web.Request) -> web.Response:
-    """A dispute on the staff's desk: the table's record verified, and its steps around the moment, in full.
-
-    The look is recorded first (who, which table, when): nobody sees a table from here unrecorded.
-    Staff seated at the table judge none of its disputes (``403 staff_seated``), and past the
-    moment they see in full only a table that is over (docs/disputes.md, "What staff see").
-    """
+    """A dispute on the staff's desk (``Disputes.look``): the record verified, the steps around the moment."""
     staff = await _staff(request)
-    d = await _load(request)
-    disputes = request.app[DISPUTES_KEY]
     try:
-        t = await request.app[TABLES_KEY].get(d.table_id)
-    except UNREACHABLE:
-        raise _unavailable("the table") from None
-    if t.seat_of(staff.identity) >= 0:
-        raise json_error(403, "staff_seated", "staff seated at this table cannot look at its disputes")
-    after = desk.AFTER if t.status in (TableStatus.OVER, TableStatus.ENDED) else 0
-    try:
-        await disputes.append(d.dispute_id, domain.look(d, staff.account_id, staff.name, now=time.time()), None,
-                              uuid.uuid4().hex)
-        records = await EventStore(request.app[NATS_KEY].jetstream()).read(d.table_id)
-        events = await disputes.events(d.dispute_id)
+        desk = await request.app[SERVICE_KEY].look(request.match_info["dispute_id"], staff)
+    except Refused as e:
+        raise _refused(e) from None
     except UNREACHABLE:
         raise _unavailable("the record") from None
-    verdict = await asyncio.to_thread(verify, d.table_id, records)  # the engine re-decides every action
-    names = [p.name for p in (await request.app[TABLES_KEY].get(d.table_id, until=d.table_seq)).players]
-    looks = [{"name": ev.looked.name, "at": _iso(ev.time.ToNanoseconds() / 1e9)}
-             for _, ev in events if ev.WhichOneof("body") == "looked"]
-    return web.json_response({"dispute": _shown(d), "players": names, "verification": desk.verification(verdict),
-                              "steps": desk.steps(d.table_id, records, d.table_seq, after=after),
-                              "looks": looks})
+    desk["dispute"] = _shown(desk["dispute"])
+    desk["looks"] = [{"name": seen["name"], "at": _iso(seen["at"])} for seen in desk["looks"]]
+    return web.json_response(desk)
 
 
 async def staff_looks(request: web.Request) -> web.Response:
@@ -192,44 +138,18 @@ async def staff_looks(request: web.Request) -> web.Response:
     return web.json_response({"looks": await _listed(request, projections.recent_looks)})
 
 
-async def _annul(request: web.Request, staff: Account, d: Dispute) -> None:
-    """Annul the disputed match at the table service, the gateway vouching that the actor is staff."""
-    if d.match_no < 1:
-        raise json_error(409, "no_match", "no match had started when this was reported")
-    cmd = table_pb2.TableCommand(command_id=f"annul-{d.dispute_id}", table_id=d.table_id, actor=staff.identity,
-                                 actor_name=staff.name, actor_staff=True,
-                                 annul=table_pb2.AnnulMatch(match_no=d.match_no, dispute_id=d.dispute_id))
-    try:
-        reply = await send(request.app[NATS_KEY], cmd)
-    except UNREACHABLE:
-        raise _unavailable("the table service") from None
-    if reply.WhichOneof("result") == "refusal" and reply.refusal.code != "annulled":  # annulled already: so be it
-        raise json_error(409, reply.refusal.code, reply.refusal.message)
-
-
 async def close(request: web.Request) -> web.Response:
     """Close a dispute as dismissed or upheld, with a note the reporter sees; upheld, it may annul the match."""
     staff = await _staff(request)
     body = await json_body(request)
     verdict, note, annul = _text(body, "verdict"), _text(body, "note"), body.get("annul") is True
-    d = await _load(request)
-    for attempt in range(TRIES):
-        try:
-            closed = domain.close(d, verdict, note, staff.account_id, staff.name, annulled=annul, now=time.time())
-        except Refused as e:
-            raise _refused(e) from None
-        if annul and attempt == 0:
-            await _annul(request, staff, d)
-        try:
-            seq, _ = await request.app[DISPUTES_KEY].append(d.dispute_id, closed, d.seq, f"closed/{staff.account_id}")
-        except Conflict:  # another staff's close, or a look, came first: decide again on the dispute as it is
-            d = await _load(request)
-            continue
-        except UNREACHABLE:
-            raise _unavailable("the disputes") from None
-        domain.evolve(d, seq, closed)
-        return web.json_response({"dispute": _shown(d)})
-    raise _unavailable("the dispute (it keeps changing)")
+    try:
+        d = await request.app[SERVICE_KEY].close(request.match_info["dispute_id"], staff, verdict, note, annul)
+    except Refused as e:
+        raise _refused(e) from None
+    except (*UNREACHABLE, Changing):
+        raise _unavailable("the disputes") from None
+    return web.json_response({"dispute": _shown(d)})
 
 
 def routes() -> list[web.RouteDef]:
@@ -247,6 +167,7 @@ def setup(app: web.Application, replicas: int) -> None:
     async def disputes_ctx(app: web.Application) -> AsyncIterator[None]:
         app[DISPUTES_KEY] = store = DisputeStore(app[NATS_KEY].jetstream(), replicas=replicas)
         await store.ensure_stream()
+        app[SERVICE_KEY] = Disputes(app[NATS_KEY], store, app[TABLES_KEY])
         yield
 
     app.cleanup_ctx.append(disputes_ctx)
