@@ -37,7 +37,7 @@ from gateway.moves import action_of
 from gateway.openlist import OpenTables
 from gateway.outbox import SESSION_ENDED, Outbox
 from gateway.presence import Marks
-from gateway.quickmatch_api import MAX_WAIT, QuickMatch, Refusal
+from gateway.quickmatch_api import MAX_WAIT
 from gateway.revocation import CLOSE_CODE, GUARD_SECONDS, SessionCheck
 from gateway.sessions import digest
 from gateway.stakes import vouch
@@ -45,6 +45,7 @@ from maumau.v1 import chat_pb2, table_pb2
 from services.chat.client import post
 from services.chat.store import history
 from services.clock.presence import WATCHING
+from services.matchmaking.quick import QuickMatch, Refusal
 from services.runtime import logs, metrics
 from services.runtime.settings import SocketLimits
 from services.runtime.timeouts import stop
