@@ -29,6 +29,7 @@ from maumau.v1 import accounts_pb2
 from services.accounts.client import send
 from services.accounts.names import name_key
 from services.accounts.store import AccountStore
+from services.runtime.refusals import Code
 from services.runtime.settings import SESSION_SECONDS, Settings
 
 SESSIONS_KEY = web.AppKey("sessions", Sessions)
@@ -44,13 +45,13 @@ STATUS = {"bad_credentials": 401, "no_account": 401, "name_taken": 409, "guest_t
 
 def _same_origin(request: web.Request) -> None:
     if not request.app[ORIGIN_OK_KEY](request):
-        raise json_error(403, "bad_origin", "this request must come from the gateway's own pages")
+        raise json_error(403, Code.BAD_ORIGIN, "this request must come from the gateway's own pages")
 
 
 def _text(body: dict[str, Any], key: str) -> str:
     value = body.get(key, "")
     if not isinstance(value, str):
-        raise json_error(400, "bad_request", f"{key} is text")
+        raise json_error(400, Code.BAD_REQUEST, f"{key} is text")
     return value
 
 
@@ -70,7 +71,7 @@ async def _ask(request: web.Request, account_id: str, **body: Any) -> accounts_p
     try:
         reply = await send(request.app[NATS_KEY], cmd)
     except UNREACHABLE:
-        raise json_error(503, "unavailable", "the accounts service did not answer; try again") from None
+        raise json_error(503, Code.UNAVAILABLE, "the accounts service did not answer; try again") from None
     if reply.WhichOneof("result") == "refusal":
         raise json_error(STATUS.get(reply.refusal.code, 400), reply.refusal.code, reply.refusal.message)
     return reply.account
@@ -90,7 +91,7 @@ async def _signed_in(request: web.Request, account: accounts_pb2.Account, status
             await sessions.end(old)
         session_id = await sessions.start(Session(account.account_id, account.identity, account.name))
     except UNREACHABLE:
-        raise json_error(503, "unavailable", "sessions cannot be kept right now; try again") from None
+        raise json_error(503, Code.UNAVAILABLE, "sessions cannot be kept right now; try again") from None
     response = web.json_response(_me(account), status=status)
     response.set_cookie(COOKIE, session_id, max_age=int(SESSION_SECONDS), path="/", httponly=True, samesite="Lax",
                         secure=request.app[SECURE_KEY])
@@ -130,7 +131,7 @@ async def login(request: web.Request) -> web.Response:
         try:
             account_id = await request.app[ACCOUNTS_KEY].holder(name_key(name)) or _nobody(name)
         except UNREACHABLE:
-            raise json_error(503, "unavailable", "the accounts cannot be read right now; try again") from None
+            raise json_error(503, Code.UNAVAILABLE, "the accounts cannot be read right now; try again") from None
         account = await _ask(request, account_id, authenticate=accounts_pb2.Authenticate(password=password))
     return await _signed_in(request, account)
 
@@ -148,7 +149,7 @@ async def logout(request: web.Request) -> web.Response:
         elif session_id:
             await sessions.end(session_id)
     except UNREACHABLE:
-        raise json_error(503, "unavailable", "sessions cannot be ended right now; try again") from None
+        raise json_error(503, Code.UNAVAILABLE, "sessions cannot be ended right now; try again") from None
     response = web.json_response({"ok": True})
     response.del_cookie(COOKIE, path="/")
     return response
@@ -162,7 +163,7 @@ async def me(request: web.Request) -> web.Response:
     try:
         account = await request.app[ACCOUNTS_KEY].load(session.account_id)
     except UNREACHABLE:
-        raise json_error(503, "unavailable", "the account cannot be read right now; try again") from None
+        raise json_error(503, Code.UNAVAILABLE, "the account cannot be read right now; try again") from None
     return web.json_response(_me(account.view()))
 
 
@@ -170,7 +171,7 @@ async def patch_me(request: web.Request) -> web.Response:
     """Change the account's name, avatar or password (with the old one); a new password ends every other session."""
     session = session_of(request)
     if session is None:
-        raise json_error(401, "no_account", "sign in to an account first (POST /api/login)")
+        raise json_error(401, Code.NO_ACCOUNT, "sign in to an account first (POST /api/login)")
     body = await json_body(request)
     account: accounts_pb2.Account | None = None
     if "name" in body:
@@ -185,7 +186,7 @@ async def patch_me(request: web.Request) -> web.Response:
         await request.app[SESSIONS_KEY].end_all(session.account_id)
         return await _signed_in(request, account)
     if account is None:
-        raise json_error(400, "bad_request", "send a name, an avatar or a password (with old_password)")
+        raise json_error(400, Code.BAD_REQUEST, "send a name, an avatar or a password (with old_password)")
     return web.json_response(_me(account))
 
 
@@ -221,7 +222,7 @@ def setup(app: web.Application, cfg: Settings, origin_ok: Callable[[web.Request]
             try:
                 session = await request.app[SESSIONS_KEY].get(session_id)
             except UNREACHABLE:
-                raise json_error(503, "unavailable", "sessions cannot be read right now; try again") from None
+                raise json_error(503, Code.UNAVAILABLE, "sessions cannot be read right now; try again") from None
             if session is not None:
                 if request.method not in SAFE:
                     _same_origin(request)

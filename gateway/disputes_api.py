@@ -24,7 +24,7 @@ from services.disputes.service import AnnulRefused, Changing, Disputes
 from services.disputes.store import DisputeStore
 from services.readmodels.disputes import projection as projections
 from services.readmodels.rankings import fairplay
-from services.runtime.refusals import Refused
+from services.runtime.refusals import Code, Refused
 
 DISPUTES_KEY = web.AppKey("disputes", DisputeStore)
 SERVICE_KEY = web.AppKey("disputes_service", Disputes)
@@ -38,13 +38,13 @@ def _refused(e: Refused) -> web.HTTPException:
 
 
 def _unavailable(what: str) -> web.HTTPException:
-    return json_error(503, "unavailable", f"{what} cannot be reached right now; try again")
+    return json_error(503, Code.UNAVAILABLE, f"{what} cannot be reached right now; try again")
 
 
 def _text(body: dict[str, Any], key: str) -> str:
     value = body.get(key, "")
     if not isinstance(value, str):
-        raise json_error(400, "bad_request", f"{key} is text")
+        raise json_error(400, Code.BAD_REQUEST, f"{key} is text")
     return value
 
 
@@ -52,13 +52,13 @@ async def _staff(request: web.Request) -> Account:
     """The staff account making the request (its own stream says so), else 403 ``not_staff``."""
     session = session_of(request)
     if session is None:
-        raise json_error(403, "not_staff", "only staff may do this: sign in to a staff account")
+        raise json_error(403, Code.NOT_STAFF, "only staff may do this: sign in to a staff account")
     try:
         account = await request.app[ACCOUNTS_KEY].load(session.account_id)
     except UNREACHABLE:
         raise _unavailable("the account") from None
     if not account.staff:
-        raise json_error(403, "not_staff", "only staff may do this")
+        raise json_error(403, Code.NOT_STAFF, "only staff may do this")
     return account
 
 
@@ -112,7 +112,7 @@ async def open_disputes(request: web.Request) -> web.Response:
     await _staff(request)
     status = request.query.get("status", Status.OPEN)
     if status not in (Status.OPEN, Status.CLOSED):
-        raise json_error(400, "bad_request", "status is open or closed")
+        raise json_error(400, Code.BAD_REQUEST, "status is open or closed")
     return web.json_response({"disputes": await _listed(
         request, lambda conn: projections.open_disputes(conn, status=Status(status))),
         "marks": await _listed(request, fairplay.latest)})

@@ -28,6 +28,7 @@ from services.readmodels.tables.projection import directory, seats
 from services.rules.catalog import catalog
 from services.rules.wire import option_to_pb
 from services.runtime import subjects
+from services.runtime.refusals import Code
 from services.runtime.signing import load_key, public_pem
 from services.table.client import send
 from services.table.domain import Status
@@ -59,13 +60,13 @@ def identity_or_401(token: str) -> str:
     try:
         return identity_of(token)
     except ValueError:
-        raise json_error(401, "no_session", "start a session first (POST /api/session)") from None
+        raise json_error(401, Code.NO_SESSION, "start a session first (POST /api/session)") from None
 
 
 def caller(request: web.Request) -> tuple[str, str]:
     """(identity, name) of the request's account session, else of its device token (only ever in a header)."""
     if "token" in request.query:  # URLs end up in proxies' logs and browsers' histories
-        raise json_error(401, "token_in_url", "send the token as Authorization: Bearer, never in the URL")
+        raise json_error(401, Code.TOKEN_IN_URL, "send the token as Authorization: Bearer, never in the URL")
     session = session_of(request)
     if session is not None:
         return session.identity, session.name
@@ -76,9 +77,9 @@ async def json_body(request: web.Request) -> dict[str, Any]:
     try:
         body = await request.json()
     except ValueError:
-        raise json_error(400, "bad_request", "the body is a JSON object") from None
+        raise json_error(400, Code.BAD_REQUEST, "the body is a JSON object") from None
     if not isinstance(body, dict):
-        raise json_error(400, "bad_request", "the body is a JSON object")
+        raise json_error(400, Code.BAD_REQUEST, "the body is a JSON object")
     return body
 
 
@@ -94,13 +95,13 @@ async def _command(request: web.Request, table_id: str, seating: tuple[str, int]
             await vouch(cmd, session_of(request) is not None, address, *seating, request.app[DB_KEY],
                         request.app[ZONE_KEY], request.app[NATS_KEY].jetstream())
     except (SQLAlchemyError, OSError):
-        raise json_error(503, "unavailable", "your chips cannot be read right now; try again") from None
+        raise json_error(503, Code.UNAVAILABLE, "your chips cannot be read right now; try again") from None
     try:
         reply = await send(request.app[NATS_KEY], cmd)
     except (NatsError, OSError, TimeoutError):
-        raise json_error(503, "unavailable", "the table service did not answer; try again") from None
+        raise json_error(503, Code.UNAVAILABLE, "the table service did not answer; try again") from None
     if reply.WhichOneof("result") == "refusal":
-        status = 404 if reply.refusal.code == "unknown_table" else 409
+        status = 404 if reply.refusal.code == Code.UNKNOWN_TABLE else 409
         raise json_error(status, reply.refusal.code, reply.refusal.message)
     return reply.done
 
@@ -125,15 +126,15 @@ async def create_table(request: web.Request) -> web.Response:
                                    open=body.get("open") is True)
     seats_wanted = body.get("seats", 0)
     if not isinstance(seats_wanted, int) or isinstance(seats_wanted, bool):
-        raise json_error(400, "bad_options", "seats is a whole number")
+        raise json_error(400, Code.BAD_OPTIONS, "seats is a whole number")
     create.seats = seats_wanted
     stake = body.get("stake", 0)
     if not isinstance(stake, int) or isinstance(stake, bool) or stake < 0:
-        raise json_error(400, "bad_options", "stake is a whole number of chips (0: not competitive)")
+        raise json_error(400, Code.BAD_OPTIONS, "stake is a whole number of chips (0: not competitive)")
     create.stake, create.salt = stake, secrets.token_hex(16)
     options = body.get("options") or {}
     if not isinstance(options, dict) or not all(isinstance(v, bool | int | str) for v in options.values()):
-        raise json_error(400, "bad_options", "options are flags, numbers or words")
+        raise json_error(400, Code.BAD_OPTIONS, "options are flags, numbers or words")
     for key, value in options.items():
         create.options[str(key)].CopyFrom(option_to_pb(value))
     table_id = subjects.table_address(uuid.uuid4().hex[:12], request.app[PARTITIONS_KEY])
@@ -146,7 +147,7 @@ async def get_table(request: web.Request) -> web.Response:
     table_id = request.match_info["table_id"]
     t = await request.app[TABLES_KEY].get(table_id)
     if t.status == Status.NONE:
-        raise json_error(404, "unknown_table", f"there is no table {table_id!r}")
+        raise json_error(404, Code.UNKNOWN_TABLE, f"there is no table {table_id!r}")
     return web.json_response({"table_id": table_id, "ruleset": t.ruleset, "options": t.options, "seats": t.capacity,
                               "stake": t.stake, "status": t.status,
                               "players": [{"name": p.name, "bot": p.bot} for p in t.players],
@@ -183,7 +184,7 @@ async def my_tables(request: web.Request) -> web.Response:
         async with request.app[DB_KEY].connect() as conn:
             rows = (await conn.execute(query)).all()
     except (SQLAlchemyError, OSError):
-        raise json_error(503, "unavailable", "your tables cannot be listed right now; try again") from None
+        raise json_error(503, Code.UNAVAILABLE, "your tables cannot be listed right now; try again") from None
     return web.json_response({"tables": [
         {"table_id": r.table_id, "ruleset": r.ruleset, "status": r.status, "seat": r.seat, "on_turn": r.on_turn,
          "my_turn": r.on_turn == r.seat, "last_move_at": r.last_move_at.isoformat()} for r in rows]})
@@ -214,7 +215,7 @@ async def get_signing_key(request: web.Request) -> web.Response:
     try:
         pem = _public_pem(request.app[SIGNING_KEY])
     except (OSError, ValueError):
-        raise json_error(404, "no_signing_key", "this platform has no signing key") from None
+        raise json_error(404, Code.NO_SIGNING_KEY, "this platform has no signing key") from None
     return web.Response(body=pem, content_type="application/x-pem-file")
 
 

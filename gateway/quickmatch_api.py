@@ -18,6 +18,7 @@ from gateway.sessions import session_of
 from services.matchmaking.quick import QuickMatch, Refusal
 from services.matchmaking.store import Matchmaking
 from services.readmodels.tables.projection import directory
+from services.runtime.refusals import Code
 from services.runtime.settings import Settings
 from services.table.domain import Status
 from services.table.lobby import entry
@@ -45,7 +46,7 @@ async def get_quick_match(request: web.Request) -> web.Response:
     """Where a ticket is; with ``?wait=S`` (at most ``MAX_WAIT``), once it is no longer waiting or S seconds passed."""
     raw = request.query.get("wait", "0")
     if not raw.isdigit() or int(raw) > MAX_WAIT:
-        raise json_error(400, "bad_request", f"wait is a whole number of seconds, at most {MAX_WAIT}")
+        raise json_error(400, Code.BAD_REQUEST, f"wait is a whole number of seconds, at most {MAX_WAIT}")
     try:
         return web.json_response(await request.app[QUICK_KEY].wait(request.match_info["ticket"], int(raw)))
     except Refusal as e:
@@ -67,7 +68,7 @@ async def open_tables(request: web.Request) -> web.Response:
         async with request.app[DB_KEY].connect() as conn:
             rows = (await conn.execute(query)).all()
     except (SQLAlchemyError, OSError):
-        raise json_error(503, "unavailable", "the open tables cannot be listed right now; try again") from None
+        raise json_error(503, Code.UNAVAILABLE, "the open tables cannot be listed right now; try again") from None
     return web.json_response({"tables": [
         entry(r.table_id, r.ruleset, r.options, r.capacity, [(p["name"], p["bot"]) for p in r.players], r.status)
         | {"created_at": r.created_at.isoformat()} for r in rows if len(r.players) < r.capacity]})

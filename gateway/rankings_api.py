@@ -22,6 +22,7 @@ from services.accounts.names import normalise
 from services.readmodels.rankings import queries
 from services.readmodels.rankings.periods import Period, key, utc
 from services.rules.rulesets import RULESETS
+from services.runtime.refusals import Code
 from services.table.domain import Category
 
 MAX_PAGE = 1_000
@@ -30,19 +31,19 @@ MAX_PAGE = 1_000
 def _choice(request: web.Request, name: str, choices: list[str], default: str) -> str:
     value = request.query.get(name, default)
     if value not in choices:
-        raise json_error(400, "bad_request", f"{name} is one of {', '.join(choices)}")
+        raise json_error(400, Code.BAD_REQUEST, f"{name} is one of {', '.join(choices)}")
     return value
 
 
 def _page(request: web.Request) -> int:
     raw = request.query.get("page", "0")
     if not raw.isdigit() or int(raw) > MAX_PAGE:
-        raise json_error(400, "bad_request", f"page is a whole number from 0 to {MAX_PAGE}")
+        raise json_error(400, Code.BAD_REQUEST, f"page is a whole number from 0 to {MAX_PAGE}")
     return int(raw)
 
 
 def _unavailable() -> web.HTTPException:
-    return json_error(503, "unavailable", "the rankings cannot be read right now; try again")
+    return json_error(503, Code.UNAVAILABLE, "the rankings cannot be read right now; try again")
 
 
 async def get_rankings(request: web.Request) -> web.Response:
@@ -92,7 +93,7 @@ async def get_player(request: web.Request) -> web.Response:
             who = (Profiled(row.identity, row.name, row.avatar, utc(row.registered_at)) if row is not None
                    else await _own(request, normalise(name)))
             if who is None:
-                raise json_error(404, "unknown_player", f"nobody is called {name!r}")
+                raise json_error(404, Code.UNKNOWN_PLAYER, f"nobody is called {name!r}")
             statistics = await queries.statistics(conn, who.identity)
             history = await queries.history(conn, who.identity)
             chips = await queries.chips(conn, who.identity, datetime.now(UTC), request.app[ZONE_KEY])

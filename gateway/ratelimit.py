@@ -35,6 +35,7 @@ from gateway.addresses import client_address, group
 from gateway.http_api import NATS_KEY, bearer, json_error
 from gateway.identity import identity_of
 from gateway.sessions import session_of
+from services.runtime.refusals import Code
 from services.runtime.settings import RateLimits, Settings
 
 log = logging.getLogger("maumau.gateway.ratelimit")
@@ -101,7 +102,7 @@ async def enforce(request: web.Request, route: str, counters: list[tuple[str, st
     keys = [(subject_key(route, kind, subject, window), limit) for kind, subject, limit in counters if limit]
     if keys and not await request.app[LIMITER_KEY].allowed(keys):
         retry = max(1, math.ceil((window + 1) * WINDOW - now))
-        raise json_error(429, "too_many_requests", f"too many requests; try again in {retry} s",
+        raise json_error(429, Code.TOO_MANY_REQUESTS, f"too many requests; try again in {retry} s",
                          headers={"Retry-After": str(retry)})
     return [key for key, _ in keys]
 

@@ -38,6 +38,7 @@ from gateway.sessions import session_of
 from maumau.v1 import disputes_pb2
 from services.accounts.domain import Account
 from services.disputes.domain import looks_subject
+from services.runtime.refusals import Code
 from services.table.domain import Status, Table
 from services.table.store import EventStore
 
@@ -124,9 +125,9 @@ async def get_replay(request: web.Request) -> web.Response:
         s = seen(await request.app[TABLES_KEY].get(table_id), identity)
         full_until = await _full_until(request, staff, s) if staff is not None and s.seq else None
     except UNREACHABLE:
-        raise json_error(503, "unavailable", "the table's record cannot be read right now; try again") from None
+        raise json_error(503, Code.UNAVAILABLE, "the table's record cannot be read right now; try again") from None
     if not s.seq:
-        raise json_error(404, "unknown_table", f"there is no table {table_id!r}")
+        raise json_error(404, Code.UNKNOWN_TABLE, f"there is no table {table_id!r}")
     kind = _kind(s, identity, full_until)
     shared_identity = identity if kind.startswith("own:") else ""  # one body for every spectator
 
@@ -135,7 +136,7 @@ async def get_replay(request: web.Request) -> web.Response:
             records = await EventStore(request.app[NATS_KEY].jetstream()).read(table_id, until=s.seq)
             return await request.app[MAKER_KEY].make(table_id, records, shared_identity, full_until)
         except (*UNREACHABLE, BrokenProcessPool):
-            raise json_error(503, "unavailable", "the table's record cannot be read right now; try again") from None
+            raise json_error(503, Code.UNAVAILABLE, "the table's record cannot be read right now; try again") from None
 
     body = await request.app[CACHE_KEY].get(table_id, s.seq, kind, make)
     headers = {"Vary": "Accept-Encoding"}

@@ -47,6 +47,7 @@ from services.chat.store import history
 from services.clock.presence import WATCHING
 from services.matchmaking.quick import QuickMatch, Refusal
 from services.runtime import logs, metrics
+from services.runtime.refusals import Code
 from services.runtime.settings import SocketLimits
 from services.runtime.timeouts import stop
 from services.table.client import send
@@ -63,7 +64,7 @@ FRAMES_IN, FRAMES_OUT = metrics.ByKind(metrics.FRAMES_IN), metrics.ByKind(metric
 
 
 class FrameError(Exception):
-    def __init__(self, code: str, message: str):
+    def __init__(self, code: Code, message: str):
         super().__init__(message)
         self.code = code
 
@@ -152,9 +153,9 @@ class Socket:
         self._queue(SESSION_ENDED)
 
     async def acting(self, fresh: bool) -> None:
-        """Raise ``FrameError("session_ended")`` unless the socket's session still stands (``handle`` then closes)."""
+        """Raise ``FrameError(SESSION_ENDED)`` unless the socket's session still stands (``handle`` then closes)."""
         if self.session is not None and not await self.session.valid(fresh):
-            raise FrameError("session_ended", "your session ended; sign in again")
+            raise FrameError(Code.SESSION_ENDED, "your session ended; sign in again")
 
     async def guard(self) -> None:
         """Ask the bucket now and then: a session gone unseen (a missed purge, its TTL) closes the socket."""
@@ -209,15 +210,15 @@ class Socket:
         table, kind = None, None
         try:
             if len(raw) > MAX_FRAME:
-                raise FrameError("too_large", f"frames are at most {MAX_FRAME} bytes")
+                raise FrameError(Code.TOO_LARGE, f"frames are at most {MAX_FRAME} bytes")
             if not self._rate_ok():
-                raise FrameError("too_fast", "too many frames; slow down")
+                raise FrameError(Code.TOO_FAST, "too many frames; slow down")
             try:
                 frame = orjson.loads(raw)
             except orjson.JSONDecodeError:
-                raise FrameError("bad_frame", "a frame is a JSON object") from None
+                raise FrameError(Code.BAD_FRAME, "a frame is a JSON object") from None
             if not isinstance(frame, dict):
-                raise FrameError("bad_frame", "a frame is a JSON object")
+                raise FrameError(Code.BAD_FRAME, "a frame is a JSON object")
             table = frame.get("table")
             kind = frame.get("type")
             if kind in _SOCKET_FRAMES:
@@ -226,14 +227,14 @@ class Socket:
                 await _REQUEST_FRAMES[kind](self, frame)
             elif kind in _TABLE_FRAMES:
                 if not isinstance(table, str) or not table or len(table) > 64 or not table.replace("-", "").isalnum():
-                    raise FrameError("bad_frame", "the frame names no table")
+                    raise FrameError(Code.BAD_FRAME, "the frame names no table")
                 named = logs.TABLE_ID.set(table)  # the log lines of this frame's work name its table
                 try:
                     await _TABLE_FRAMES[kind](self, table, frame)
                 finally:
                     logs.TABLE_ID.reset(named)
             else:
-                raise FrameError("bad_frame", f"unknown frame type {kind!r}")
+                raise FrameError(Code.BAD_FRAME, f"unknown frame type {kind!r}")
         except FrameError as e:
             error: dict[str, Any] = {"type": "error", "code": e.code, "message": str(e)}
             if isinstance(table, str):
@@ -265,14 +266,14 @@ class Socket:
 
     async def subscribe(self, table_id: str, since: Any) -> None:
         if table_id not in self.tables and len(self.tables) >= self.max_tables:
-            raise FrameError("too_many_tables", f"a connection follows at most {self.max_tables} tables")
+            raise FrameError(Code.TOO_MANY_TABLES, f"a connection follows at most {self.max_tables} tables")
         try:
             feed = await self.feeds.watch(table_id, self)
         except UnknownTable:
-            raise FrameError("unknown_table", f"there is no table {table_id!r}") from None
+            raise FrameError(Code.UNKNOWN_TABLE, f"there is no table {table_id!r}") from None
         except Exception:
             log.exception("table %s could not be followed", table_id)
-            raise FrameError("unavailable", "the table cannot be followed right now; subscribe again") from None
+            raise FrameError(Code.UNAVAILABLE, "the table cannot be followed right now; subscribe again") from None
         self.tables.add(table_id)
         if self.marks is not None:
             self.marks.poke()
@@ -290,7 +291,7 @@ class Socket:
     async def command(self, table_id: str, frame: dict[str, Any]) -> None:
         cid, body = frame.get("id"), frame.get("command")
         if not isinstance(cid, str) or not cid or len(cid) > 64 or not isinstance(body, dict):
-            raise FrameError("bad_frame", "a command frame has an id and a command object")
+            raise FrameError(Code.BAD_FRAME, "a command frame has an id and a command object")
         command_id = f"{self.identity}:{cid}"
         try:
             await self.acting(fresh="do" not in body)  # a move trusts a check of the last seconds
@@ -301,7 +302,7 @@ class Socket:
         except FrameError as e:
             ack = {"ok": False, "code": e.code, "message": str(e)}
         except (NatsError, OSError, TimeoutError):
-            ack = {"ok": False, "code": "unavailable", "message": "the table did not answer; send it again"}
+            ack = {"ok": False, "code": Code.UNAVAILABLE, "message": "the table did not answer; send it again"}
         self.send({"type": "ack", "id": cid, **ack})
 
     async def _table_command(self, table_id: str, command_id: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -314,7 +315,7 @@ class Socket:
             else:
                 names = [k for k in body if k in TABLE_COMMANDS]
                 if len(names) != 1 or not isinstance(body[names[0]], dict):
-                    raise FrameError("bad_command", "a command is a game action or one table command")
+                    raise FrameError(Code.BAD_COMMAND, "a command is a game action or one table command")
                 sub: Message = getattr(cmd, names[0])
                 json_format.ParseDict(body[names[0]], sub)
                 sub.SetInParent()
@@ -322,7 +323,7 @@ class Socket:
                 if names[0] in ("join", "rematch") and feed is not None:  # a rematch stakes again
                     await self.seat(cmd, feed.table)
         except json_format.ParseError as e:
-            raise FrameError("bad_command", f"malformed command: {e}") from None
+            raise FrameError(Code.BAD_COMMAND, f"malformed command: {e}") from None
         reply = await send(self.nc, cmd)
         if reply.WhichOneof("result") == "done":
             return {"ok": True, "seqs": list(reply.done.sequences), "seat": reply.done.seat}
@@ -331,7 +332,7 @@ class Socket:
     async def _chat(self, table_id: str, command_id: str, body: Any) -> dict[str, Any]:
         text = body.get("text") if isinstance(body, dict) else None
         if not isinstance(text, str):
-            raise FrameError("bad_command", "a chat line has a text")
+            raise FrameError(Code.BAD_COMMAND, "a chat line has a text")
         cmd = chat_pb2.ChatCommand(command_id=command_id, table_id=table_id, actor=self.identity,
                                    actor_name=self.name, text=text)
         reply = await post(self.nc, cmd)
@@ -351,9 +352,9 @@ class Socket:
         cid, ask, cancel = frame.get("id"), frame.get("ask"), frame.get("cancel")
         asked = isinstance(ask, dict) or isinstance(cancel, str)
         if not isinstance(cid, str) or not cid or len(cid) > 64 or not asked:
-            raise FrameError("bad_frame", "a quick_match frame has an id, and an ask object or a ticket to cancel")
+            raise FrameError(Code.BAD_FRAME, "a quick_match frame has an id, and an ask object or a ticket to cancel")
         if self.quick is None:
-            raise FrameError("unavailable", "the quick match is not offered here")
+            raise FrameError(Code.UNAVAILABLE, "the quick match is not offered here")
         try:
             await self.acting(fresh=True)
             if isinstance(cancel, str):
@@ -370,7 +371,7 @@ class Socket:
         except (Refusal, FrameError) as e:
             ack = {"ok": False, "code": e.code, "message": str(e)}
         except (NatsError, OSError, TimeoutError):
-            ack = {"ok": False, "code": "unavailable", "message": "the quick match did not answer; ask again"}
+            ack = {"ok": False, "code": Code.UNAVAILABLE, "message": "the quick match did not answer; ask again"}
         self.send({"type": "ack", "id": cid, **ack})
 
     async def _until_matched(self, ticket: str) -> None:
@@ -416,7 +417,7 @@ async def serve_socket(request: web.Request, identity: str, name: str, feeds: Fe
                        quick: QuickMatch | None = None) -> web.WebSocketResponse:
     refused = sockets.admit(identity, address)
     if refused is not None:
-        raise web.HTTPTooManyRequests(text=orjson.dumps({"error": {"code": "too_many_sockets",
+        raise web.HTTPTooManyRequests(text=orjson.dumps({"error": {"code": Code.TOO_MANY_SOCKETS,
                                                                    "message": refused}}).decode(),
                                       content_type="application/json")
     async def seat(cmd: table_pb2.TableCommand, t: Table) -> None:
@@ -424,7 +425,7 @@ async def serve_socket(request: web.Request, identity: str, name: str, feeds: Fe
             await vouch(cmd, session is not None, address, t.salt, t.stake, request.app[DB_KEY], request.app[ZONE_KEY],
                         nc.jetstream())
         except (SQLAlchemyError, OSError):
-            raise FrameError("unavailable", "your chips cannot be read right now; send it again") from None
+            raise FrameError(Code.UNAVAILABLE, "your chips cannot be read right now; send it again") from None
 
     ws = web.WebSocketResponse(heartbeat=25, max_msg_size=64 * 1024)
     sock = Socket(ws, identity, name, feeds, nc, sockets.limits.tables, seat,
@@ -460,7 +461,7 @@ async def _serve(ws: web.WebSocketResponse, sock: Socket) -> None:
                 await sock.handle(msg.data)
             elif msg.type == WSMsgType.BINARY:
                 FRAMES_IN.inc("invalid")
-                sock.send({"type": "error", "code": "bad_frame", "message": "frames are JSON text"})
+                sock.send({"type": "error", "code": Code.BAD_FRAME, "message": "frames are JSON text"})
             elif msg.type == WSMsgType.ERROR:
                 break
     finally:

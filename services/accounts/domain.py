@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from maumau.v1 import accounts_pb2
 from services.accounts.names import display_name
-from services.runtime.refusals import Refused
+from services.runtime.refusals import Code, Refused
 
 AVATAR = re.compile(r"[a-z0-9-]{1,32}")  # an avatar's name in the client's set (which one is the client's to say)
 
@@ -57,13 +57,13 @@ def _event(now: float, **body: object) -> accounts_pb2.AccountEvent:
 
 def existing(a: Account) -> Account:
     if not a.exists:
-        raise Refused("no_account", "there is no such account")
+        raise Refused(Code.NO_ACCOUNT, "there is no such account")
     return a
 
 
 def register(a: Account, name: str, password_hash: str, guest: str, *, now: float) -> list[accounts_pb2.AccountEvent]:
     if a.exists:
-        raise Refused("already_registered", "this account exists already")
+        raise Refused(Code.ALREADY_REGISTERED, "this account exists already")
     events = [_event(now, registered=accounts_pb2.AccountRegistered(name=display_name(name),
                                                                     password_hash=password_hash))]
     if guest:
@@ -80,7 +80,7 @@ def rename(a: Account, name: str, *, now: float) -> list[accounts_pb2.AccountEve
 
 def choose_avatar(a: Account, avatar: str, *, now: float) -> list[accounts_pb2.AccountEvent]:
     if not AVATAR.fullmatch(avatar):
-        raise Refused("bad_avatar", "an avatar is named by 1 to 32 letters, digits or dashes")
+        raise Refused(Code.BAD_AVATAR, "an avatar is named by 1 to 32 letters, digits or dashes")
     if avatar == existing(a).avatar:
         return []
     return [_event(now, avatar_chosen=accounts_pb2.AvatarChosen(avatar=avatar))]
@@ -89,7 +89,7 @@ def choose_avatar(a: Account, avatar: str, *, now: float) -> list[accounts_pb2.A
 def change_password(a: Account, old_was_right: bool, new_hash: str, *, now: float) -> list[accounts_pb2.AccountEvent]:
     existing(a)
     if not old_was_right:
-        raise Refused("bad_credentials", "the old password is not right")
+        raise Refused(Code.BAD_CREDENTIALS, "the old password is not right")
     return [_event(now, password_changed=accounts_pb2.PasswordChanged(password_hash=new_hash))]
 
 

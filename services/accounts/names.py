@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import unicodedata
 
-from services.runtime.refusals import Refused
+from services.runtime.refusals import Code, Refused
 
 MIN_CHARS, MAX_CHARS = 2, 24  # a display name's length, as the table shows names
 
@@ -26,7 +26,7 @@ def display_name(name: str) -> str:
     """The name as shown: printable, its spaces collapsed; refused when too short or too long."""
     shown = _shown(name)
     if not MIN_CHARS <= len(shown) <= MAX_CHARS:
-        raise Refused("bad_name", f"a name has {MIN_CHARS} to {MAX_CHARS} characters")
+        raise Refused(Code.BAD_NAME, f"a name has {MIN_CHARS} to {MAX_CHARS} characters")
     return shown
 
 

@@ -41,7 +41,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from zxcvbn import zxcvbn
 
 from services.accounts.names import normalise
-from services.runtime.refusals import Refused
+from services.runtime.refusals import Code, Refused
 
 MIN_CHARS, MAX_CHARS = 8, 256
 MIN_SCORE = 3  # zxcvbn's "safely unguessable": some 10⁸ guesses and more
@@ -65,14 +65,14 @@ def _score(password: str, name: str) -> int:
 def check(password: str, name: str) -> str:
     """The password if it may be the account ``name``'s (estimating takes up to 0.1 s of CPU: call it in a thread)."""
     if not MIN_CHARS <= len(password) <= MAX_CHARS:
-        raise Refused("bad_password", f"a password has {MIN_CHARS} to {MAX_CHARS} characters")
+        raise Refused(Code.BAD_PASSWORD, f"a password has {MIN_CHARS} to {MAX_CHARS} characters")
     if any(unicodedata.category(ch) == "Cc" for ch in password):
-        raise Refused("password_control_characters", "a password has no control characters (NUL, tab, new line)")
+        raise Refused(Code.PASSWORD_CONTROL_CHARACTERS, "a password has no control characters (NUL, tab, new line)")
     bare_name = _bare(name)
     if len(bare_name) >= NAME_IN_PASSWORD_CHARS and bare_name in _bare(password):
-        raise Refused("password_has_name", "a password does not hold the account's name")
+        raise Refused(Code.PASSWORD_HAS_NAME, "a password does not hold the account's name")
     if _score(password, name) < MIN_SCORE:
-        raise Refused("weak_password", "this password is easy to guess: a few uncommon words together are not")
+        raise Refused(Code.WEAK_PASSWORD, "this password is easy to guess: a few uncommon words together are not")
     return password
 
 

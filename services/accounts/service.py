@@ -25,7 +25,7 @@ from services.accounts.store import AccountStore, guest_key
 from services.eventlog.store import Conflict
 from services.runtime import tracing
 from services.runtime.commands import CommandService
-from services.runtime.refusals import Refused
+from services.runtime.refusals import Code, Refused
 
 Events = list[accounts_pb2.AccountEvent]
 P = ParamSpec("P")
@@ -55,7 +55,7 @@ class AccountsService(CommandService[accounts_pb2.AccountCommand, accounts_pb2.A
     async def decide(self, cmd: accounts_pb2.AccountCommand) -> accounts_pb2.AccountReply:
         handler = self._requests().get(cmd.WhichOneof("body") or "")
         if handler is None:
-            raise Refused("bad_request", "the request names nothing to do")
+            raise Refused(Code.BAD_REQUEST, "the request names nothing to do")
         a = await self.store.load(cmd.table_id)
         await handler(cmd, a)
         return accounts_pb2.AccountReply(account=a.view())
@@ -74,18 +74,18 @@ class AccountsService(CommandService[accounts_pb2.AccountCommand, accounts_pb2.A
     async def _authenticate(self, cmd: accounts_pb2.AccountCommand, a: Account) -> None:
         """Nothing stored: the password is right, or the same refusal whether or not the account exists."""
         if not await self._argon2(passwords.verify, a.password_hash, cmd.authenticate.password):
-            raise Refused("bad_credentials", "the name or the password is not right")
+            raise Refused(Code.BAD_CREDENTIALS, "the name or the password is not right")
 
     async def _register(self, cmd: accounts_pb2.AccountCommand, a: Account) -> None:
         r = cmd.register
         hashed = await self._argon2(passwords.checked_hash, r.password, r.name)
         events = domain.register(a, r.name, hashed, r.guest, now=self.clock())
         if r.guest and not await self.store.claim(guest_key(r.guest), a.account_id):
-            raise Refused("guest_taken", "this guest has become an account already")
+            raise Refused(Code.GUEST_TAKEN, "this guest has become an account already")
         if not await self.store.claim(name_key(r.name), a.account_id):
             if r.guest:
                 await self.store.release(guest_key(r.guest), a.account_id)
-            raise Refused("name_taken", "someone has this name already")
+            raise Refused(Code.NAME_TAKEN, "someone has this name already")
         await self._store(cmd, a, events)
 
     async def _rename(self, cmd: accounts_pb2.AccountCommand, a: Account) -> None:
@@ -93,7 +93,7 @@ class AccountsService(CommandService[accounts_pb2.AccountCommand, accounts_pb2.A
         old, new = name_key(a.name), name_key(cmd.rename.name)
         events = domain.rename(a, cmd.rename.name, now=self.clock())
         if new != old and not await self.store.claim(new, a.account_id):
-            raise Refused("name_taken", "someone has this name already")
+            raise Refused(Code.NAME_TAKEN, "someone has this name already")
         await self._store(cmd, a, events)
         if new != old:
             await self.store.release(old, a.account_id)

@@ -17,13 +17,14 @@ from services.accounts.client import send
 from services.accounts.names import name_key
 from services.accounts.store import AccountStore
 from services.runtime.platform import tool_connect
+from services.runtime.refusals import Code
 
 
 async def set_staff(nc: NATS, name: str, staff: bool) -> accounts_pb2.AccountReply:
     """The accounts service's answer to granting (or revoking) the role of the account called ``name``."""
     account_id = await AccountStore(nc.jetstream()).holder(name_key(name))
     if not account_id:
-        return accounts_pb2.AccountReply(refusal={"code": "no_account", "message": f"nobody is called {name!r}"})
+        return accounts_pb2.AccountReply(refusal={"code": Code.NO_ACCOUNT, "message": f"nobody is called {name!r}"})
     cmd = accounts_pb2.AccountCommand(command_id=uuid.uuid4().hex, table_id=account_id, actor="maumau staff",
                                       set_staff=accounts_pb2.SetStaff(staff=staff))
     return await send(nc, cmd)

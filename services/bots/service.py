@@ -30,6 +30,7 @@ from services.eventlog.store import previous_seq
 from services.rules.state import State
 from services.rules.wire import action_from_pb, action_to_pb
 from services.runtime import logs, metrics
+from services.runtime.refusals import Code
 from services.runtime.settings import BOT_BUDGET_MS, BOT_THINK_SECONDS
 from services.table.client import send
 from services.table.domain import Table, evolve
@@ -212,11 +213,11 @@ class BotsService:
                 reply = await send(self.nc, cmd)
                 if reply.WhichOneof("result") == "done":
                     self.sent += 1
-                elif reply.refusal.code == "unavailable":  # "send it again": acknowledged, the turn was lost for good
+                elif reply.refusal.code == Code.UNAVAILABLE:  # "send it again"
                     log.warning("bot %s: unavailable; the batch will come again", cmd.command_id)
                     await msg.nak(delay=AGAIN_SECONDS)
                     return
-                else:
+                else:  # refused for good: acknowledged, the turn is lost
                     log.info("bot %s: %s", cmd.command_id, reply.refusal.code)
             await msg.ack()
         except (NatsError, OSError) as e:

@@ -26,7 +26,7 @@ from services.chat.text import clean
 from services.eventlog.direct import StaleRead
 from services.runtime import metrics, tracing
 from services.runtime.commands import CommandService
-from services.runtime.refusals import Refused
+from services.runtime.refusals import Code, Refused
 from services.runtime.settings import CHAT_MAX_CHARS, CHAT_RATE, parse_rate
 from services.table.store import EventStore
 
@@ -110,25 +110,26 @@ class ChatService(CommandService[chat_pb2.ChatCommand, chat_pb2.ChatReply]):
             return posted
         limit = self.settings.max_chars
         if len(cmd.text) > 4 * limit:  # not worth cleaning
-            raise Refused("too_long", f"a line has at most {limit} characters")
+            raise Refused(Code.TOO_LONG, f"a line has at most {limit} characters")
         text = clean(cmd.text)
         if not text:
-            raise Refused("empty", "the line has nothing to say")
+            raise Refused(Code.EMPTY, "the line has nothing to say")
         if len(text) > limit:
-            raise Refused("too_long", f"a line has at most {limit} characters")
+            raise Refused(Code.TOO_LONG, f"a line has at most {limit} characters")
         t = await self.seatings.get(cmd.table_id)
         if not t.exists or t.seat_of(cmd.actor) < 0:  # maybe just made, or just joined: as the leader has it
             await self.seatings.fast_forward_to_leader(t)
         if not t.exists:
-            raise Refused("unknown_table", f"there is no table {cmd.table_id!r}")
+            raise Refused(Code.UNKNOWN_TABLE, f"there is no table {cmd.table_id!r}")
         seat = t.seat_of(cmd.actor)
         if seat < 0:
-            raise Refused("not_seated", "only the players seated at this table may write in its chat")
+            raise Refused(Code.NOT_SEATED, "only the players seated at this table may write in its chat")
         now = self.clock()
         key = (cmd.table_id, cmd.actor)
         if not self.rate.allow(key, now):
             s = self.settings
-            raise Refused("too_fast", f"at most {s.rate_count} lines every {s.rate_seconds:g} seconds; wait a moment")
+            raise Refused(Code.TOO_FAST,
+                          f"at most {s.rate_count} lines every {s.rate_seconds:g} seconds; wait a moment")
         line = chat_pb2.ChatLine(table_id=cmd.table_id, seat=seat, name=t.names[seat] or cmd.actor_name,
                                  text=text, command_id=cmd.command_id)
         line.time.FromNanoseconds(int(now * 1e9))

@@ -34,6 +34,7 @@ from services.clock.timers import KINDS, Durations, Timer, timers
 from services.eventlog.consuming import consume_all
 from services.eventlog.store import previous_seq
 from services.runtime import logs, metrics
+from services.runtime.refusals import Code
 from services.runtime.timeouts import within
 from services.table.client import send
 from services.table.repository import tables
@@ -44,7 +45,7 @@ log = logging.getLogger("maumau.clock")
 BUCKET = "CLOCK"
 DURABLE = "clock"
 RETRY = 1.0  # seconds before a timer the table called early is tried again
-EARLY = frozenset({"stale_timer", "not_due", "not_expired"})  # the table moved since the timer was set
+EARLY = frozenset({Code.STALE_TIMER, Code.NOT_DUE, Code.NOT_EXPIRED})  # the table moved since the timer was set
 
 
 def _encode(seq: int, pending: list[Timer]) -> bytes:
@@ -198,7 +199,7 @@ class ClockService:
             return
         code = reply.refusal.code if reply.WhichOneof("result") == "refusal" else "done"
         metrics.TIMERS_FIRED.labels(timer.kind, metrics.code(code)).inc()
-        if code == "unavailable":
+        if code == Code.UNAVAILABLE:
             self._postpone(timer)
             return
         if code in EARLY:

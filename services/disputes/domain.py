@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from maumau.v1 import disputes_pb2
-from services.runtime.refusals import Refused
+from services.runtime.refusals import Code, Refused
 
 MAX_TEXT = 500  # a report's and a note's characters
 TABLE_LOOKS = "table-"  # a table's subject in DISPUTES for looks opened from no dispute (no dispute id has one)
@@ -85,9 +85,9 @@ def clean_text(text: str, what: str = "a report") -> str:
     """
     text = _CONTROL.sub("", text).strip()
     if not text:
-        raise Refused("empty", f"{what} says something")
+        raise Refused(Code.EMPTY, f"{what} says something")
     if len(text) > MAX_TEXT:
-        raise Refused("too_long", f"{what} has at most {MAX_TEXT} characters")
+        raise Refused(Code.TOO_LONG, f"{what} has at most {MAX_TEXT} characters")
     return text
 
 
@@ -100,7 +100,7 @@ def _event(now: float, **body: object) -> disputes_pb2.DisputeEvent:
 def report(d: Dispute, table_id: str, table_seq: int, match_no: int, reporter: str, name: str, seat: int, text: str,
            *, now: float) -> disputes_pb2.DisputeEvent:
     if d.status != Status.NONE:
-        raise Refused("dispute_exists", "this dispute exists already")
+        raise Refused(Code.DISPUTE_EXISTS, "this dispute exists already")
     return _event(now, opened=disputes_pb2.DisputeOpened(
         table_id=table_id, table_seq=table_seq, match_no=match_no, reporter=reporter, reporter_name=name, seat=seat,
         text=clean_text(text)))
@@ -108,7 +108,7 @@ def report(d: Dispute, table_id: str, table_seq: int, match_no: int, reporter: s
 
 def existing(d: Dispute) -> Dispute:
     if d.status == Status.NONE:
-        raise Refused("unknown_dispute", f"there is no dispute {d.dispute_id!r}")
+        raise Refused(Code.UNKNOWN_DISPUTE, f"there is no dispute {d.dispute_id!r}")
     return d
 
 
@@ -121,11 +121,11 @@ def look(d: Dispute, account_id: str, name: str, *, now: float) -> disputes_pb2.
 def close(d: Dispute, verdict: str, note: str, account_id: str, name: str, *, annulled: bool,
           now: float) -> disputes_pb2.DisputeEvent:
     if existing(d).status == Status.CLOSED:
-        raise Refused("dispute_closed", "this dispute is closed already")
+        raise Refused(Code.DISPUTE_CLOSED, "this dispute is closed already")
     if verdict not in list(Verdict):
-        raise Refused("bad_verdict", "a dispute is closed as dismissed or upheld")
+        raise Refused(Code.BAD_VERDICT, "a dispute is closed as dismissed or upheld")
     if annulled and verdict != Verdict.UPHELD:
-        raise Refused("bad_verdict", "only an upheld dispute annuls a match")
+        raise Refused(Code.BAD_VERDICT, "only an upheld dispute annuls a match")
     return _event(now, closed=disputes_pb2.DisputeClosed(verdict=verdict, note=clean_text(note, "a note"),
                                                          account_id=account_id, name=name, annulled=annulled))
 

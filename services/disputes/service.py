@@ -24,7 +24,7 @@ from services.disputes.domain import Dispute
 from services.disputes.store import DisputeStore
 from services.eventlog.store import Conflict
 from services.record.verify import verify
-from services.runtime.refusals import Refused
+from services.runtime.refusals import Code, Refused
 from services.table.client import send
 from services.table.domain import Status as TableStatus
 from services.table.repository import Tables
@@ -48,7 +48,7 @@ class Disputes:
     tables: Tables
 
     async def load(self, dispute_id: str) -> Dispute:
-        """An existing dispute as its stream has it now, else ``Refused("unknown_dispute")``."""
+        """An existing dispute as its stream has it now, else ``Refused(Code.UNKNOWN_DISPUTE)``."""
         return domain.existing(await self.store.load(dispute_id))
 
     async def report(self, table_id: str, identity: str, name: str, text: str) -> tuple[str, int, int]:
@@ -59,10 +59,10 @@ class Disputes:
         """
         t = await self.tables.get(table_id)
         if t.status == TableStatus.NONE:
-            raise Refused("unknown_table", f"there is no table {table_id!r}")
+            raise Refused(Code.UNKNOWN_TABLE, f"there is no table {table_id!r}")
         seat = t.seat_of(identity)
         if seat < 0 and identity != t.creator:  # a creator watching the bots it seated saw the whole match
-            raise Refused("not_at_table", "only someone seated at this table may report a problem with it")
+            raise Refused(Code.NOT_AT_TABLE, "only someone seated at this table may report a problem with it")
         d = Dispute(uuid.uuid4().hex[:24])
         opened = domain.report(d, table_id, t.seq, t.match_no, identity, name, seat, text, now=time.time())
         await self.store.append(d.dispute_id, opened, 0, "opened")
@@ -78,7 +78,7 @@ class Disputes:
         d = await self.load(dispute_id)
         t = await self.tables.get(d.table_id)
         if t.seat_of(staff.identity) >= 0:
-            raise Refused("staff_seated", "staff seated at this table cannot look at its disputes")
+            raise Refused(Code.STAFF_SEATED, "staff seated at this table cannot look at its disputes")
         after = desk.AFTER if t.status in (TableStatus.OVER, TableStatus.ENDED) else 0
         await self.store.append(d.dispute_id, domain.look(d, staff.account_id, staff.name, now=time.time()), None,
                                 uuid.uuid4().hex)
@@ -110,10 +110,10 @@ class Disputes:
     async def _annul(self, staff: Account, d: Dispute) -> None:
         """Annul the disputed match at the table service, vouching that the actor is staff."""
         if d.match_no < 1:
-            raise Refused("no_match", "no match had started when this was reported")
+            raise Refused(Code.NO_MATCH, "no match had started when this was reported")
         cmd = table_pb2.TableCommand(command_id=f"annul-{d.dispute_id}", table_id=d.table_id, actor=staff.identity,
                                      actor_name=staff.name, actor_staff=True,
                                      annul=table_pb2.AnnulMatch(match_no=d.match_no, dispute_id=d.dispute_id))
         reply = await send(self.nc, cmd)
-        if reply.WhichOneof("result") == "refusal" and reply.refusal.code != "annulled":  # annulled already: so be it
+        if reply.WhichOneof("result") == "refusal" and reply.refusal.code != Code.ANNULLED:  # annulled: so be it
             raise AnnulRefused(reply.refusal.code, reply.refusal.message)

@@ -23,6 +23,7 @@ from services.matchmaking.pool import Group
 from services.matchmaking.store import AlreadyWaiting, Busy, Matchmaking, pool_key
 from services.rules.rulesets import OptionError, make_ruleset
 from services.rules.wire import option_to_pb
+from services.runtime.refusals import Code
 from services.table.client import send
 from services.table.domain import Status
 from services.table.repository import Tables
@@ -43,7 +44,7 @@ class Refusal(Exception):
 def _whole(body: dict[str, Any], name: str, default: int) -> int:
     value = body.get(name, default)
     if not isinstance(value, int) or isinstance(value, bool):
-        raise Refusal(400, "bad_options", f"{name} is a whole number")
+        raise Refusal(400, Code.BAD_OPTIONS, f"{name} is a whole number")
     return value
 
 
@@ -64,19 +65,19 @@ class QuickMatch:
         try:
             make_ruleset(ruleset, {}).check_seats(seats)
         except OptionError as e:
-            raise Refusal(400, "bad_options", str(e)) from None
+            raise Refusal(400, Code.BAD_OPTIONS, str(e)) from None
         if turn not in TURN_SECONDS:
-            raise Refusal(400, "bad_options", f"turn_seconds is one of {TURN_SECONDS} (0: no timer)")
+            raise Refusal(400, Code.BAD_OPTIONS, f"turn_seconds is one of {TURN_SECONDS} (0: no timer)")
         try:
             ticket, state, table_id, group = await self.pools.ask(pool_key(ruleset, seats, turn), seats, identity, name,
                                                                   account, time.time())
             if group is not None:
                 await asyncio.shield(self._creation(group))
         except AlreadyWaiting:
-            raise Refusal(409, "already_waiting", "you are waiting for another quick match already (another tab?): "
+            raise Refusal(409, Code.ALREADY_WAITING, "you are waiting for another quick match already (another tab?): "
                           "cancel it first") from None
         except (Busy, *UNREACHABLE):
-            raise Refusal(503, "unavailable", "the quick match did not answer; try again") from None
+            raise Refusal(503, Code.UNAVAILABLE, "the quick match did not answer; try again") from None
         return {"ticket": ticket, "status": state, "table_id": table_id or None}
 
     async def wait(self, ticket: str, seconds: float) -> dict[str, Any]:
@@ -86,14 +87,14 @@ class QuickMatch:
                                       or (await self.tables.get(table_id)).status == Status.NONE):
                 await asyncio.shield(self._creation(group))
         except UNREACHABLE:
-            raise Refusal(503, "unavailable", "the quick match did not answer; try again") from None
+            raise Refusal(503, Code.UNAVAILABLE, "the quick match did not answer; try again") from None
         return {"status": state, "table_id": table_id or None}
 
     async def cancel(self, ticket: str) -> dict[str, Any]:
         try:
             state, table_id = await self.pools.cancel(ticket)
         except (Busy, *UNREACHABLE):
-            raise Refusal(503, "unavailable", "the quick match did not answer; try again") from None
+            raise Refusal(503, Code.UNAVAILABLE, "the quick match did not answer; try again") from None
         return {"status": state, "table_id": table_id or None}
 
     def _creation(self, group: Group) -> asyncio.Task[None]:
@@ -120,5 +121,5 @@ class QuickMatch:
                                      actor=first.identity, actor_name=first.name, actor_account=first.account,
                                      create=create)
         reply = await send(self.nc, cmd)
-        if reply.WhichOneof("result") == "refusal" and reply.refusal.code != "table_exists":
+        if reply.WhichOneof("result") == "refusal" and reply.refusal.code != Code.TABLE_EXISTS:
             raise Refusal(409, reply.refusal.code, reply.refusal.message)

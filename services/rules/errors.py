@@ -9,41 +9,43 @@ illegal_card 7H may not follow 9S
 
 from __future__ import annotations
 
+from services.runtime.refusals import Code
+
 
 class RuleError(Exception):
     """An action the rules refuse. A refused action changes no state."""
 
-    code = "rule_error"
+    code = Code.RULE_ERROR
 
 
 class BadRequest(RuleError):
     """Malformed: unknown action or card name, a missing or superfluous suit or colour."""
 
-    code = "bad_request"
+    code = Code.BAD_REQUEST
 
 
 class RoundOver(RuleError):
-    code = "round_over"
+    code = Code.ROUND_OVER
 
 
 class NotYourTurn(RuleError):
-    code = "not_your_turn"
+    code = Code.NOT_YOUR_TURN
 
 
 class IllegalAction(RuleError):
     """The action is not available now."""
 
-    code = "illegal_action"
+    code = Code.ILLEGAL_ACTION
 
 
 class CardNotInHand(RuleError):
-    code = "card_not_in_hand"
+    code = Code.CARD_NOT_IN_HAND
 
 
 class IllegalCard(RuleError):
     """The card is in the hand but may not be played now."""
 
-    code = "illegal_card"
+    code = Code.ILLEGAL_CARD
 
 
 CODES = tuple(c.code for c in (BadRequest, RoundOver, NotYourTurn, IllegalAction, CardNotInHand, IllegalCard))

@@ -26,7 +26,7 @@ from nats.aio.msg import Msg
 from opentelemetry import trace
 
 from services.runtime import logs, metrics, subjects, tracing
-from services.runtime.refusals import Refused
+from services.runtime.refusals import Code, Refused
 from services.runtime.requests import answer
 
 
@@ -104,7 +104,7 @@ class CommandService(Generic[C, R]):
                 try:
                     with span:
                         if not cmd.command_id or not cmd.table_id or not cmd.actor:
-                            raise Refused("bad_request", "a command needs a command id, a table id and an actor")
+                            raise Refused(Code.BAD_REQUEST, "a command needs a command id, a table id and an actor")
                         reply = await self.decide(cmd)
                         result = "done"
                         return reply

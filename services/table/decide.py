@@ -17,7 +17,7 @@ from services.rules.engine import auto_action, may_join_late, new_match, winners
 from services.rules.rulesets import OptionError, make_ruleset
 from services.rules.state import State
 from services.rules.wire import SCHEMA_VERSION, action_to_pb, options_from_pb
-from services.runtime.refusals import Refused
+from services.runtime.refusals import Code, Refused
 from services.runtime.settings import ABSENCE_SECONDS, EXPIRY_SECONDS, SOLO_SECONDS, STANDIN_SECONDS
 from services.table.domain import MAX_STAKE, Player, Status, Table, evolve, solo_since
 
@@ -69,18 +69,18 @@ async def decide(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[ev
     """The events ``cmd`` causes at table ``t`` (the table is not changed)."""
     kind = cmd.WhichOneof("command")
     if kind is None:
-        raise Refused("bad_request", "the command names no action")
+        raise Refused(Code.BAD_REQUEST, "the command names no action")
     if kind == "create":
         return await _create(t, cmd, ctx)
     if t.status == Status.NONE:
-        raise Refused("unknown_table", f"there is no table {cmd.table_id!r}")
+        raise Refused(Code.UNKNOWN_TABLE, f"there is no table {cmd.table_id!r}")
     if kind == "join":
         return _join(t, cmd, ctx)
     if kind == "expire":
         if t.status == Status.ENDED:
-            raise Refused("table_closed", "the table has ended")
+            raise Refused(Code.TABLE_CLOSED, "the table has ended")
         if ctx.now - t.last_move < ctx.expiry_seconds:
-            raise Refused("not_expired", "the table has moved recently")
+            raise Refused(Code.NOT_EXPIRED, "the table has moved recently")
         return [envelope(cmd, ctx.now, match_ended=table_pb2.MatchEnded(reason="expired", by_seat=-1))]
     if kind in _CLOCK:
         return await _CLOCK[kind](t, cmd, ctx)
@@ -88,10 +88,10 @@ async def decide(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[ev
         return _annul(t, cmd, ctx)
     seat = t.seat_of(cmd.actor)
     if seat < 0 and not (cmd.actor == t.creator and kind in _CREATOR_ONLY):
-        raise Refused("not_seated", "only the players seated at this table may do that")
+        raise Refused(Code.NOT_SEATED, "only the players seated at this table may do that")
     handler = _HANDLERS.get(kind)
     if handler is None:
-        raise Refused("bad_request", f"unknown command {kind!r}")
+        raise Refused(Code.BAD_REQUEST, f"unknown command {kind!r}")
     events = await handler(t, cmd, ctx, seat)
     if seat in t.auto and events and kind != "auto_mode":  # any action of the player takes the seat back
         return [_auto_mode(cmd, ctx, seat, False, "returned"), *events]
@@ -100,15 +100,15 @@ async def decide(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[ev
 
 async def _create(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[events_pb2.Event]:
     if t.status != Status.NONE:
-        raise Refused("table_exists", f"table {cmd.table_id!r} exists already")
+        raise Refused(Code.TABLE_EXISTS, f"table {cmd.table_id!r} exists already")
     c = cmd.create
     try:
         options = options_from_pb(c.options)
         new_match(make_ruleset(c.ruleset, options), c.seats)
     except (OptionError, ValueError) as e:
-        raise Refused("bad_options", str(e)) from None
+        raise Refused(Code.BAD_OPTIONS, str(e)) from None
     if not 0 <= c.stake <= MAX_STAKE:
-        raise Refused("bad_options", f"a stake is 0 to {MAX_STAKE} chips")
+        raise Refused(Code.BAD_OPTIONS, f"a stake is 0 to {MAX_STAKE} chips")
     if c.stake and not c.watch:
         _may_stake(cmd, c.stake)
     creator = _person(cmd, "Jogador 1")
@@ -116,9 +116,9 @@ async def _create(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[e
                                      invitation=ctx.new_token(), creator_watches=c.watch, stake=c.stake,
                                      salt=c.salt, open=c.open)
     if len(c.seated) >= c.seats or (c.watch and c.seated):
-        raise Refused("bad_options", "more players than seats")
+        raise Refused(Code.BAD_OPTIONS, "more players than seats")
     if c.stake and c.seated:
-        raise Refused("bad_options", "a competitive table seats its players by their own requests")
+        raise Refused(Code.BAD_OPTIONS, "a competitive table seats its players by their own requests")
     events = [envelope(cmd, ctx.now, table_created=created)]
     events += [envelope(cmd, ctx.now, player_joined=table_pb2.PlayerJoined(player=p, seat=i + 1))
                for i, p in enumerate(c.seated)]
@@ -134,12 +134,12 @@ def _may_stake(cmd: table_pb2.TableCommand, stake: int) -> None:
     """A seat at a competitive table is an account's, with chips to cover the stake that its seats in
     other competitive lobbies do not hold already (the same chips are not staked twice)."""
     if not cmd.actor_account:
-        raise Refused("account_needed", "competitive tables seat accounts only")
+        raise Refused(Code.ACCOUNT_NEEDED, "competitive tables seat accounts only")
     if cmd.actor_chips < stake:
-        raise Refused("not_enough_chips", f"this table's stake is {stake} chips")
+        raise Refused(Code.NOT_ENOUGH_CHIPS, f"this table's stake is {stake} chips")
     if cmd.actor_chips - cmd.actor_reserved < stake:
-        raise Refused("chips_reserved", f"{cmd.actor_reserved} of your {cmd.actor_chips} chips are held by your seats "
-                                        f"at other competitive tables; this table's stake is {stake}")
+        raise Refused(Code.CHIPS_RESERVED, f"{cmd.actor_reserved} of your {cmd.actor_chips} chips are held by your "
+                      f"seats at other competitive tables; this table's stake is {stake}")
 
 
 def _person(cmd: table_pb2.TableCommand, name: str) -> table_pb2.Player:
@@ -149,7 +149,7 @@ def _person(cmd: table_pb2.TableCommand, name: str) -> table_pb2.Player:
 
 def _join(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[events_pb2.Event]:
     if cmd.join.invitation != t.invitation and not t.open:  # an open table takes anyone
-        raise Refused("bad_invitation", "this invitation is not for this table")
+        raise Refused(Code.BAD_INVITATION, "this invitation is not for this table")
     if t.seat_of(cmd.actor) >= 0 or len(t.players) >= t.capacity:
         return []  # seated already, or full: watching
     if t.stake:
@@ -166,19 +166,19 @@ def _join(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[events_pb
 
 async def _leave(t: Table, cmd: table_pb2.TableCommand, ctx: Context, seat: int) -> list[events_pb2.Event]:
     if t.status != Status.LOBBY:
-        raise Refused("match_started", "after the start, leaving is giving up")
+        raise Refused(Code.MATCH_STARTED, "after the start, leaving is giving up")
     if cmd.actor == t.creator:
-        raise Refused("creator_stays", "the table's creator cannot leave its lobby")
+        raise Refused(Code.CREATOR_STAYS, "the table's creator cannot leave its lobby")
     return [envelope(cmd, ctx.now, player_left=table_pb2.PlayerLeft(seat=seat))]
 
 
 async def _fill_bots(t: Table, cmd: table_pb2.TableCommand, ctx: Context, seat: int) -> list[events_pb2.Event]:
     if t.status != Status.LOBBY:
-        raise Refused("match_started", "bots take seats before the start")
+        raise Refused(Code.MATCH_STARTED, "bots take seats before the start")
     if cmd.actor != t.creator:
-        raise Refused("not_creator", "only the table's creator seats bots")
+        raise Refused(Code.NOT_CREATOR, "only the table's creator seats bots")
     if t.stake:
-        raise Refused("no_bots", "competitive tables seat people only")
+        raise Refused(Code.NO_BOTS, "competitive tables seat people only")
     taken = {p.name for p in t.players}
     names = [nl for nl in make_ruleset(t.ruleset, t.options).bot_names if nl[0] not in taken]
     if cmd.fill_bots.level:
@@ -192,7 +192,7 @@ async def _fill_bots(t: Table, cmd: table_pb2.TableCommand, ctx: Context, seat: 
         events.append(envelope(cmd, ctx.now, player_joined=table_pb2.PlayerJoined(player=bot,
                                                                                    seat=len(t.players) + k)))
     if not events:
-        raise Refused("table_full", "every seat is taken")
+        raise Refused(Code.TABLE_FULL, "every seat is taken")
     return events
 
 
@@ -204,7 +204,7 @@ async def _deal(t: Table, cmd: table_pb2.TableCommand, ctx: Context, state: Stat
 async def _start_match(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[events_pb2.Event]:
     rs = make_ruleset(t.ruleset, t.options)
     if len(t.players) < rs.min_seats:
-        raise Refused("not_enough_players", f"{t.ruleset} needs at least {rs.min_seats} players")
+        raise Refused(Code.NOT_ENOUGH_PLAYERS, f"{t.ruleset} needs at least {rs.min_seats} players")
     started = envelope(cmd, ctx.now, match_started=table_pb2.MatchStarted(match_no=t.match_no + 1,
                                                                          category=t.seated_category(),
                                                                          stake=t.seated_stake()))
@@ -214,34 +214,34 @@ async def _start_match(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> l
 
 async def _start(t: Table, cmd: table_pb2.TableCommand, ctx: Context, seat: int) -> list[events_pb2.Event]:
     if t.status != Status.LOBBY:
-        raise Refused("match_started", "the match has started")
+        raise Refused(Code.MATCH_STARTED, "the match has started")
     if cmd.actor != t.creator:
-        raise Refused("not_creator", "only the table's creator starts the match")
+        raise Refused(Code.NOT_CREATOR, "only the table's creator starts the match")
     return await _start_match(t, cmd, ctx)
 
 
 async def _move_seat(t: Table, cmd: table_pb2.TableCommand, ctx: Context, seat: int) -> list[events_pb2.Event]:
     """The creator, before the start, makes two seated players change places (teams: partners sit opposite)."""
     if t.status != Status.LOBBY:
-        raise Refused("match_started", "players change seats before the start")
+        raise Refused(Code.MATCH_STARTED, "players change seats before the start")
     if cmd.actor != t.creator:
-        raise Refused("not_creator", "only the table's creator moves players")
+        raise Refused(Code.NOT_CREATOR, "only the table's creator moves players")
     a, b = cmd.move_seat.seat, cmd.move_seat.to
     if not (0 <= a < len(t.players) and 0 <= b < len(t.players)) or a == b:
-        raise Refused("bad_seat", "a player moves to another seated player's seat")
+        raise Refused(Code.BAD_SEAT, "a player moves to another seated player's seat")
     return [envelope(cmd, ctx.now, seat_moved=table_pb2.SeatMoved(seat=a, to=b))]
 
 
 def _playing(t: Table) -> State:
     if t.status != Status.PLAYING or t.match is None:
-        raise Refused("not_playing", "no match is being played at this table")
+        raise Refused(Code.NOT_PLAYING, "no match is being played at this table")
     return t.match
 
 
 async def _act(t: Table, cmd: table_pb2.TableCommand, ctx: Context, seat: int) -> list[events_pb2.Event]:
     match = _playing(t)
     if cmd.act.seat != seat:
-        raise Refused("wrong_seat", "a player acts only for their own seat")
+        raise Refused(Code.WRONG_SEAT, "a player acts only for their own seat")
     events = await ctx.rules.decide(match, cmd.act)
     return [_stamp(e, cmd, ctx.now) for e in events]
 
@@ -249,7 +249,7 @@ async def _act(t: Table, cmd: table_pb2.TableCommand, ctx: Context, seat: int) -
 async def _next_round(t: Table, cmd: table_pb2.TableCommand, ctx: Context, seat: int) -> list[events_pb2.Event]:
     match = _playing(t)
     if not match.round_over:
-        raise Refused("round_in_play", "the round is still being played")
+        raise Refused(Code.ROUND_IN_PLAY, "the round is still being played")
     return [await _deal(t, cmd, ctx, match)]
 
 
@@ -263,9 +263,9 @@ async def _claim_absence(t: Table, cmd: table_pb2.TableCommand, ctx: Context,
                          seat: int) -> list[events_pb2.Event]:
     match = _playing(t)
     if match.round_over or match.turn == seat:
-        raise Refused("not_absent", "nobody is keeping the table waiting")
+        raise Refused(Code.NOT_ABSENT, "nobody is keeping the table waiting")
     if ctx.now - t.last_move < ctx.absence_seconds:
-        raise Refused("not_absent", "the player on turn has not been away long enough")
+        raise Refused(Code.NOT_ABSENT, "the player on turn has not been away long enough")
     absent = match.turn
     ended = table_pb2.MatchEnded(reason="absence", by_seat=absent, winners=winners_without(match, absent))
     return [envelope(cmd, ctx.now, match_ended=ended)]
@@ -274,7 +274,7 @@ async def _claim_absence(t: Table, cmd: table_pb2.TableCommand, ctx: Context,
 async def _rematch(t: Table, cmd: table_pb2.TableCommand, ctx: Context, seat: int) -> list[events_pb2.Event]:
     """An answer to the rematch: open until every person accepts (it starts) or one declines (it closes)."""
     if t.status != Status.OVER or t.rematch_closed:
-        raise Refused("no_rematch", "a rematch follows a match played to its end, until someone declines")
+        raise Refused(Code.NO_REMATCH, "a rematch follows a match played to its end, until someone declines")
     if cmd.rematch.accept and t.stake:  # a rematch takes the stakes again: the chips must be there again
         _may_stake(cmd, t.stake)
     vote = envelope(cmd, ctx.now, rematch_voted=table_pb2.RematchVoted(seat=seat, accept=cmd.rematch.accept))
@@ -288,9 +288,9 @@ async def _rematch(t: Table, cmd: table_pb2.TableCommand, ctx: Context, seat: in
 def _timer(t: Table, seq: int, ctx: Context, after: float) -> None:
     """A clock's timer fires only for the table as it was set from, and only once its time has come."""
     if seq != t.seq:
-        raise Refused("stale_timer", "the table has moved since the timer was set")
+        raise Refused(Code.STALE_TIMER, "the table has moved since the timer was set")
     if ctx.now - t.last_move < after:
-        raise Refused("not_due", "the time has not come yet")
+        raise Refused(Code.NOT_DUE, "the time has not come yet")
 
 
 def _auto_mode(cmd: table_pb2.TableCommand, ctx: Context, seat: int, on: bool, reason: str) -> events_pb2.Event:
@@ -313,14 +313,14 @@ async def _turn_timeout(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> 
     """
     match = _playing(t)
     if match.round_over:
-        raise Refused("stale_timer", "nobody is on turn")
+        raise Refused(Code.STALE_TIMER, "nobody is on turn")
     seat, events = match.turn, list[events_pb2.Event]()
     if seat in t.auto:
         _timer(t, cmd.turn_timeout.seq, ctx, 0.0)
     else:
         seconds = t.options.get("turn_seconds")
         if not seconds:
-            raise Refused("no_turn_timer", "this table plays without a turn timer")
+            raise Refused(Code.NO_TURN_TIMER, "this table plays without a turn timer")
         _timer(t, cmd.turn_timeout.seq, ctx, seconds)
         events.append(envelope(cmd, ctx.now, turn_timed_out=table_pb2.TurnTimedOut(seat=seat)))
         if seat in t.timed_out and not t.players[seat].bot:
@@ -336,18 +336,18 @@ async def _turn_timeout(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> 
 async def _notice_absence(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[events_pb2.Event]:
     match = _playing(t)
     if match.round_over or t.absent_seat >= 0:
-        raise Refused("stale_timer", "nobody is keeping the table waiting")
+        raise Refused(Code.STALE_TIMER, "nobody is keeping the table waiting")
     _timer(t, cmd.notice_absence.seq, ctx, ctx.absence_seconds)
     return [envelope(cmd, ctx.now, absence_noticed=table_pb2.AbsenceNoticed(seat=match.turn))]
 
 
 async def _penalise(t: Table, cmd: table_pb2.TableCommand, ctx: Context, seat: int) -> list[events_pb2.Event]:
     if t.status != Status.ENDED or not t.match_stake or t.end_reason not in ("gave_up", "absence"):
-        raise Refused("no_penalty", "only the one who left a competitive match may be penalised")
+        raise Refused(Code.NO_PENALTY, "only the one who left a competitive match may be penalised")
     if seat == t.ended_by:
-        raise Refused("no_penalty", "the one who left does not vote")
+        raise Refused(Code.NO_PENALTY, "the one who left does not vote")
     if t.penalised or seat in t.penalty_votes or t.match_no in t.annulled:
-        raise Refused("no_penalty", "this vote is over")
+        raise Refused(Code.NO_PENALTY, "this vote is over")
     vote = envelope(cmd, ctx.now, penalty_voted=table_pb2.PenaltyVoted(seat=seat, penalise=cmd.penalise.penalise))
     others = [i for i, p in enumerate(t.players) if i != t.ended_by and not p.bot]
     yes = sum(t.penalty_votes.values()) + cmd.penalise.penalise
@@ -359,14 +359,14 @@ async def _penalise(t: Table, cmd: table_pb2.TableCommand, ctx: Context, seat: i
 def _annul(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[events_pb2.Event]:
     """Staff upholding a dispute annul a finished match (the gateway vouches for ``actor_staff``)."""
     if not cmd.actor_staff:
-        raise Refused("not_staff", "only staff annul a match")
+        raise Refused(Code.NOT_STAFF, "only staff annul a match")
     n = cmd.annul.match_no
     if not 1 <= n <= t.match_no:
-        raise Refused("bad_match", f"this table has no match {n}")
+        raise Refused(Code.BAD_MATCH, f"this table has no match {n}")
     if n == t.match_no and t.status == Status.PLAYING:
-        raise Refused("match_in_play", "a match is annulled once it has ended")
+        raise Refused(Code.MATCH_IN_PLAY, "a match is annulled once it has ended")
     if n in t.annulled:
-        raise Refused("annulled", "this match is annulled already")
+        raise Refused(Code.ANNULLED, "this match is annulled already")
     annulled = table_pb2.MatchAnnulled(match_no=n, dispute_id=cmd.annul.dispute_id)
     return [envelope(cmd, ctx.now, match_annulled=annulled)]
 
@@ -374,7 +374,7 @@ def _annul(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[events_p
 async def _presence(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[events_pb2.Event]:
     seat, here = cmd.presence.seat, cmd.presence.here
     if not 0 <= seat < len(t.players) or t.players[seat].bot or here != (seat in t.away):
-        raise Refused("stale_presence", "the table knows it already")
+        raise Refused(Code.STALE_PRESENCE, "the table knows it already")
     if not here:
         return [envelope(cmd, ctx.now, player_away=table_pb2.PlayerAway(seat=seat))]
     events = [envelope(cmd, ctx.now, player_back=table_pb2.PlayerBack(seat=seat))]
@@ -387,11 +387,11 @@ async def _presence(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list
 async def _stand_in(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[events_pb2.Event]:
     _playing(t)
     if cmd.stand_in.seq != t.seq or not t.options.get("turn_seconds"):
-        raise Refused("stale_timer", "the table has moved since the timer was set")
+        raise Refused(Code.STALE_TIMER, "the table has moved since the timer was set")
     due = [seat for seat, since in sorted(t.away.items())
            if seat not in t.auto and ctx.now - since >= ctx.standin_seconds]
     if not due:
-        raise Refused("not_due", "nobody has been away long enough")
+        raise Refused(Code.NOT_DUE, "nobody has been away long enough")
     return [envelope(cmd, ctx.now, auto_mode_changed=table_pb2.AutoModeChanged(seat=seat, on=True, reason="away"))
             for seat in due]
 
@@ -399,9 +399,9 @@ async def _stand_in(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list
 async def _abandon(t: Table, cmd: table_pb2.TableCommand, ctx: Context) -> list[events_pb2.Event]:
     since = solo_since(t)
     if since is None or not cmd.abandon.nobody_watching:
-        raise Refused("not_abandoned", "someone is at this table")
+        raise Refused(Code.NOT_ABANDONED, "someone is at this table")
     if ctx.now - since < ctx.solo_seconds:
-        raise Refused("not_due", "its people have not been away long enough")
+        raise Refused(Code.NOT_DUE, "its people have not been away long enough")
     return [envelope(cmd, ctx.now, match_ended=table_pb2.MatchEnded(reason="abandoned", by_seat=-1))]
 
 

@@ -25,7 +25,7 @@ from services.eventlog.store import Conflict
 from services.rules.version import ENGINE_VERSION
 from services.runtime import metrics, tracing
 from services.runtime.commands import CommandService
-from services.runtime.refusals import Refused
+from services.runtime.refusals import Code, Refused
 from services.runtime.settings import ABSENCE_SECONDS, EXPIRY_SECONDS, SOLO_SECONDS, STANDIN_SECONDS
 from services.table.decide import Context, Rules, decide
 from services.table.domain import Table
@@ -120,7 +120,7 @@ class TableService(CommandService[table_pb2.TableCommand, table_pb2.CommandReply
             if t.open and self.announce is not None and changes_lobby(batch):
                 await self.announce(t)
             return _done(t, cmd, [stored.seq])
-        raise Refused("conflict_retry_exhausted", "the table kept changing; try again")
+        raise Refused(Code.CONFLICT_RETRY_EXHAUSTED, "the table kept changing; try again")
 
 
 def _previous(t: Table) -> bytes:

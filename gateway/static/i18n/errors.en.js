@@ -68,4 +68,9 @@ export const enErrors = {
   'err.no_match': 'No match had started at that moment',
   'err.match_in_play': 'The match is still being played: annul it once it ends',
   'err.annulled': 'This match is annulled already',
+  'err.bad_match': 'This table has no such match',
+  'err.bad_seat': 'That seat belongs to another player',
+  'err.dispute_exists': 'This report was sent already',
+  'err.no_signing_key': 'This platform does not sign its records',
+  'err.rule_error': 'The rules do not allow that move',
 };

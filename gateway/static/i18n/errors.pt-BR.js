@@ -68,4 +68,9 @@ export const ptErrors = {
   'err.no_match': 'Nenhuma partida tinha começado neste momento',
   'err.match_in_play': 'A partida ainda está em andamento: anule quando terminar',
   'err.annulled': 'Esta partida já foi anulada',
+  'err.bad_match': 'Esta mesa não tem essa partida',
+  'err.bad_seat': 'Esse lugar já é de outro jogador',
+  'err.dispute_exists': 'Esse relato já foi enviado',
+  'err.no_signing_key': 'Esta plataforma não assina os registros',
+  'err.rule_error': 'As regras não permitem essa jogada',
 };
