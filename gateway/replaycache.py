@@ -21,9 +21,10 @@ while it is being made, a body is made once: the askers wait for the same task.
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+
+from cachetools import LRUCache
 
 MAX_BYTES = 64 << 20  # a 700-batch table's replay is about 1 MiB of JSON and a tenth of that gzipped
 
@@ -46,17 +47,18 @@ Slot = tuple[str, str]  # (table, viewer kind)
 class ReplayCache:
     def __init__(self, max_bytes: int = MAX_BYTES) -> None:
         self.max_bytes = max_bytes
-        self.bodies: OrderedDict[Slot, tuple[int, Body]] = OrderedDict()
-        self.size = 0
+        self.bodies: LRUCache[Slot, tuple[int, Body]] = LRUCache(max_bytes, getsizeof=lambda kept: kept[1].size)
         self.making: dict[tuple[str, int, str], asyncio.Task[Body]] = {}
+
+    @property
+    def size(self) -> int:
+        """The bytes of the bodies kept."""
+        return int(self.bodies.currsize)
 
     def cached(self, table_id: str, seq: int, kind: str) -> Body | None:
         """The body of ``kind`` for the table at ``seq``, if it is kept (and then the most recently asked)."""
         kept = self.bodies.get((table_id, kind))
-        if kept is None or kept[0] != seq:
-            return None
-        self.bodies.move_to_end((table_id, kind))
-        return kept[1]
+        return None if kept is None or kept[0] != seq else kept[1]
 
     async def get(self, table_id: str, seq: int, kind: str, make: Callable[[], Awaitable[Body]]) -> Body:
         """The body of ``kind`` for the table at ``seq``: kept, being made, or made now (``make``) and kept."""
@@ -76,16 +78,10 @@ class ReplayCache:
             self._keep((key[0], key[2]), key[1], task.result())
 
     def _keep(self, slot: Slot, seq: int, body: Body) -> None:
-        old = self.bodies.pop(slot, None)
-        if old is not None:
-            if old[0] > seq:  # a newer one was kept meanwhile
-                self.bodies[slot] = old
-                return
-            self.size -= old[1].size
+        old = self.bodies.get(slot)
+        if old is not None and old[0] > seq:  # a newer one was kept meanwhile
+            return
         if body.size > self.max_bytes:
+            self.bodies.pop(slot, None)
             return
         self.bodies[slot] = (seq, body)
-        self.size += body.size
-        while self.size > self.max_bytes:
-            _, (_, dropped) = self.bodies.popitem(last=False)
-            self.size -= dropped.size

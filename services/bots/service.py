@@ -13,9 +13,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections import OrderedDict
 from dataclasses import dataclass, field
 
+from cachetools import LRUCache
 from nats.aio.client import Client as NATS
 from nats.aio.msg import Msg
 from nats.errors import Error as NatsError
@@ -83,8 +83,8 @@ class BotsService:
         self.store = EventStore(self.js)
         # the tables folded as the table service does, with the round's public actions read on the way
         self.folder = Repository(self.store, Table, self._fold, FOLDED)
-        self.readings: OrderedDict[str, Read] = OrderedDict()
-        self.botless: OrderedDict[str, int] = OrderedDict()  # table: the stream sequence after which no bot sat there
+        self.readings: LRUCache[str, Read] = LRUCache(FOLDED)
+        self.botless: LRUCache[str, int] = LRUCache(BOTLESS)  # table: the stream sequence after which no bot sat there
         self.rng = random.Random(self.seed)
 
     def _fold(self, t: Table, seq: int, ev: events_pb2.Event) -> None:
@@ -105,8 +105,6 @@ class BotsService:
         self.readings.pop(t.table_id, None)
         if read is not None and read.round_no == t.round_no:
             self.readings[t.table_id] = read
-            while len(self.readings) > FOLDED:
-                self.readings.popitem(last=False)
 
     def reading(self, t: Table) -> Read | None:
         """The reading of ``t``'s round as folded up to ``t`` itself, if it followed all of it."""
@@ -157,7 +155,6 @@ class BotsService:
             del self.botless[table_id]
             return False
         self.botless[table_id] = seq
-        self.botless.move_to_end(table_id)
         return True
 
     def _note_bots(self, t: Table) -> None:
@@ -166,9 +163,6 @@ class BotsService:
             self.botless.pop(t.table_id, None)
             return
         self.botless[t.table_id] = t.seq
-        self.botless.move_to_end(t.table_id)
-        while len(self.botless) > BOTLESS:
-            self.botless.popitem(last=False)
 
     def turns(self, t: Table, seq: int) -> list[Turn]:
         """The bot seats that may act at ``t`` after the batch at ``seq``, each with its own copy of the moment."""

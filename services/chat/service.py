@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import logging
 import time
-from collections import OrderedDict, deque
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from cachetools import LRUCache
 from nats.js import JetStreamContext
 
 from maumau.v1 import chat_pb2, table_pb2
@@ -80,10 +81,11 @@ class ChatService(CommandService[chat_pb2.ChatCommand, chat_pb2.ChatReply]):
     tables: EventStore
     settings: Settings = field(default_factory=Settings)
     clock: Callable[[], float] = time.time
-    recent: OrderedDict[tuple[str, str], chat_pb2.ChatPosted] = field(default_factory=OrderedDict)
+    recent: LRUCache[tuple[str, str], chat_pb2.ChatPosted] = field(init=False)
     rate: RateLimit = field(init=False)
 
     def __post_init__(self) -> None:
+        self.recent = LRUCache(self.settings.recent_lines)
         self.rate = RateLimit(self.settings.rate_count, self.settings.rate_seconds)
         self.seatings = seatings(self.tables, self.settings.cache_size)
 
@@ -147,6 +149,4 @@ class ChatService(CommandService[chat_pb2.ChatCommand, chat_pb2.ChatReply]):
             metrics.CHAT_LINES.inc()
         posted = chat_pb2.ChatPosted(seq=seq, line=line)
         self.recent[cmd.table_id, cmd.command_id] = posted
-        while len(self.recent) > self.settings.recent_lines:
-            self.recent.popitem(last=False)
         return posted

@@ -21,10 +21,11 @@ fold the batches it appends or receives into it (``apply``), nothing else.
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
+
+from cachetools import LRUCache
 
 from services.eventlog.direct import StaleRead
 
@@ -73,7 +74,10 @@ class Repository(Generic[A, S]):
     new: Callable[[str], A]  # the aggregate of a table nothing happened at yet
     fold: Callable[[A, int, Any], None]  # one event, stored at a sequence, into the aggregate
     cache_size: int = 10_000
-    cache: OrderedDict[str, A] = field(default_factory=OrderedDict)
+    cache: LRUCache[str, A] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.cache = LRUCache(max(1, self.cache_size))  # a size of 0 (keep none) is _keep's to honour
 
     async def get(self, table_id: str, until: int | None = None) -> A:
         """The table as the stream has it now (cached), or as it was at sequence ``until`` (not cached)."""
@@ -168,7 +172,6 @@ class Repository(Generic[A, S]):
         self.cache.pop(table_id, None)
 
     def _keep(self, a: A) -> None:
-        self.cache[a.table_id] = a
-        while len(self.cache) > self.cache_size:
-            self.cache.popitem(last=False)
+        if self.cache_size:
+            self.cache[a.table_id] = a
 

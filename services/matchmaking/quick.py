@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from cachetools import LRUCache
 from nats.aio.client import Client as NATS
 from nats.errors import Error as NatsError
 
@@ -57,7 +58,7 @@ class QuickMatch:
     tables: Tables
     # the tables this replica creates or created lately: the polls it answers the moment a group forms here
     # wait for that creation instead of reading the table and sending its creation again, one each
-    created: dict[str, asyncio.Task[None]] = field(default_factory=dict)
+    created: LRUCache[str, asyncio.Task[None]] = field(default_factory=lambda: LRUCache(REMEMBERED))
 
     async def ask(self, identity: str, name: str, account: bool, body: dict[str, Any]) -> dict[str, Any]:
         ruleset, seats = str(body.get("ruleset", "")), _whole(body, "seats", 2)
@@ -104,8 +105,6 @@ class QuickMatch:
             task = self.created[group.table_id] = asyncio.ensure_future(self._create(group))
             task.add_done_callback(lambda t: t.cancelled() or t.exception() is None
                                    or self.created.pop(group.table_id, None))
-            while len(self.created) > REMEMBERED:
-                del self.created[next(iter(self.created))]  # the oldest
         return task
 
     async def _create(self, group: Group) -> None:
