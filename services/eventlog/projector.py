@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from services.eventlog.consuming import consume
 from services.eventlog.sql import position
+from services.runtime.backoff import pauses
 
 log = logging.getLogger("maumau.projector")
 RETRY_FIRST, RETRY_MAX = 0.5, 10.0
@@ -36,8 +37,7 @@ class Patient:
 
         The batch stays unacknowledged meanwhile: if this process dies, it comes again.
         """
-        delay = RETRY_FIRST
-        while True:
+        for delay in pauses(RETRY_FIRST, RETRY_MAX):
             try:
                 await write()
                 break
@@ -46,7 +46,6 @@ class Patient:
                 log.warning("projections not written (%s); trying again in %g s",
                             (str(e) or type(e).__name__).splitlines()[0], delay)
                 await asyncio.sleep(delay)
-                delay = min(2 * delay, RETRY_MAX)
         self.writing = True
 
 

@@ -23,11 +23,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any, Generic, Protocol, TypeVar
 
 from cachetools import LRUCache
 
 from services.eventlog.direct import StaleRead
+from services.runtime.backoff import pauses
 
 
 class Aggregate(Protocol):
@@ -115,16 +117,17 @@ class Repository(Generic[A, S]):
         ``reaching`` is a sequence of the table known to be stored: a read that ends before it is
         made again (``STALE_TRIES`` times, then ``StaleRead``).
         """
-        pause = STALE_PAUSE
-        for again in range(STALE_TRIES, -1, -1):
+        waits = islice(pauses(STALE_PAUSE), STALE_TRIES)
+        while True:
             for stored in await self.store.read(a.table_id, a.seq, until):
                 self.apply(a, stored)
                 yield stored
             if a.seq >= reaching:
                 return
-            if again:
-                await asyncio.sleep(pause)
-                pause *= 2
+            pause = next(waits, None)
+            if pause is None:
+                break
+            await asyncio.sleep(pause)
         raise StaleRead(f"table {a.table_id} read up to seq {a.seq}; seq {reaching} is stored")
 
     def apply(self, a: A, stored: S) -> None:

@@ -27,6 +27,7 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from services.runtime import natscluster
+from services.runtime.backoff import pauses
 from services.runtime.natscluster import ClusterServer
 from services.runtime.signing import ensure_key
 from services.runtime.timeouts import within
@@ -114,7 +115,7 @@ async def _spawn(child: Child) -> None:
 async def _keep(child: Child, colour: str, out: TextIO, stopping: asyncio.Event) -> None:
     """Copy the child's output; when it dies, say so and start it again after a back-off, until ``stopping``."""
     loop = asyncio.get_running_loop()
-    delay = BACKOFF_FIRST
+    delays = pauses(BACKOFF_FIRST, BACKOFF_MAX)
     while True:
         proc, started = child.proc, loop.time()
         assert proc is not None and proc.stdout is not None
@@ -125,7 +126,8 @@ async def _keep(child: Child, colour: str, out: TextIO, stopping: asyncio.Event)
         if stopping.is_set():
             return
         if loop.time() - started >= STEADY_SECONDS:
-            delay = BACKOFF_FIRST
+            delays = pauses(BACKOFF_FIRST, BACKOFF_MAX)
+        delay = next(delays)
         child.restarts += 1
         out.write(f"{_tag('up', '', out)}{child.name} (pid {proc.pid}) {_ended(status)}; "
                   f"restart {child.restarts} in {delay:g} s\n")
@@ -134,7 +136,6 @@ async def _keep(child: Child, colour: str, out: TextIO, stopping: asyncio.Event)
             await within(stopping.wait(), delay)
         if stopping.is_set():
             return
-        delay = min(2 * delay, BACKOFF_MAX)
         await _spawn(child)
         if stopping.is_set():  # the platform began stopping while this one started: it may have passed it by
             await _stop(child)
