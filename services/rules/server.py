@@ -5,8 +5,8 @@ or fields do not make sense is ``INVALID_ARGUMENT`` with a readable message. Not
 client sends can stop the server.
 
 Each unary call is a server span of opentelemetry-instrumentation-grpc's interceptor, under the
-caller's span (its trace context comes in the call's metadata). The decision streams
-(``Decisions``, ``DecisionBatches``) are not: one lives as long as its client's channel, and each
+caller's span (its trace context comes in the call's metadata). The decision stream
+(``DecisionBatches``) is not: one lives as long as its client's channel, and each
 decision on it is a span of its own under the command that asked for it (its trace context comes in
 the call). Health checks make no span:
 the kubelet asks every few seconds.
@@ -146,11 +146,6 @@ class RulesService(rules_pb2_grpc.RulesServicer):  # type: ignore[misc]  # gener
         except InvalidRequest as e:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(e))
 
-    async def Decisions(self, calls: AsyncIterator[rules_pb2.DecideCall],
-                        context: grpc.aio.ServicerContext) -> AsyncIterator[rules_pb2.DecideAnswer]:
-        async for call in calls:
-            yield _answer(call)
-
     async def DecisionBatches(self, batches: AsyncIterator[rules_pb2.DecideCalls],
                               context: grpc.aio.ServicerContext) -> AsyncIterator[rules_pb2.DecideAnswers]:
         async for batch in batches:
@@ -181,7 +176,7 @@ class RulesService(rules_pb2_grpc.RulesServicer):  # type: ignore[misc]  # gener
 
 
 def _call_spans() -> grpc.aio.ServerInterceptor:
-    untraced = filters.any_of(filters.method_name("Decisions"), filters.method_name("DecisionBatches"),
+    untraced = filters.any_of(filters.method_name("DecisionBatches"),
                                 filters.health_check())
     interceptor: grpc.aio.ServerInterceptor = aio_server_interceptor(  # type: ignore[no-untyped-call]
         filter_=filters.negate(untraced))  # the library has no annotations

@@ -101,21 +101,6 @@ async def _three_calls(stub: rules_pb2_grpc.RulesStub) -> list[rules_pb2.DecideC
                  state=state, action=actions_pb2.Action(do="pass", seat=other)))]
 
 
-async def test_the_decisions_stream_answers_each_call_by_its_id_and_outlives_a_malformed_one(
-        stub: rules_pb2_grpc.RulesStub) -> None:
-    calls = await _three_calls(stub)
-    stream = stub.Decisions()
-    answers = []
-    for call in calls:
-        await stream.write(call)
-        answers.append(await stream.read())
-    await stream.done_writing()
-    assert [a.id for a in answers] == [7, 8, 9]
-    assert answers[0].reply == await stub.Decide(calls[0].request)
-    assert answers[1].WhichOneof("result") == "invalid" and "seats" in answers[1].invalid
-    assert answers[2].reply.rejection.code == "not_your_turn"
-
-
 async def test_the_batched_stream_answers_a_batch_in_one_message_by_id_and_outlives_a_malformed_call(
         stub: rules_pb2_grpc.RulesStub) -> None:
     calls = await _three_calls(stub)
