@@ -7,14 +7,10 @@ benchmarks) step one copy in place.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from services.rules.cards import Card, Seat, Suit
 from services.rules.phases import NONE, NORMAL, Pending, Phase
+from services.rules.rulesets.base import Ruleset
 from services.rules.shuffle import shuffled
-
-if TYPE_CHECKING:
-    from services.rules.rulesets.base import Ruleset
 
 _SLOTS = (
     "rs", "n", "active", "hands", "stock", "discard", "turn", "direction", "follow",
