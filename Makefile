@@ -46,7 +46,7 @@ run: setup
 
 lint: setup
 	$(BIN)/ruff check .
-	$(BIN)/mypy services gateway tools
+	$(BIN)/mypy services gateway tools cli
 
 # The end-to-end tests drive Debian's chromium (tests/e2e); installed only when it is missing.
 browser:

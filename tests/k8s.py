@@ -13,7 +13,7 @@ import pytest
 import yaml
 from kubernetes_validate.utils import ValidationError
 
-from services.cli import parser as cli_parser
+from cli.main import parser as cli_parser
 
 ROOT = Path(__file__).resolve().parents[1]
 DEPLOY = ROOT / "deploy"
@@ -25,7 +25,7 @@ NAMESPACE = "maumau"
 PART_OF = ("app.kubernetes.io/part-of", "maumau-online")
 IMAGE = "maumau-online"
 
-# Every process of the platform and its command line: `maumau` and a subcommand of services/cli.py.
+# Every process of the platform and its command line: `maumau` and a subcommand of cli/main.py.
 COMMANDS = {
     "rules": ["maumau", "rules", "serve", "--host", "0.0.0.0", "--port", "50051"],
     "table": ["maumau", "table", "serve"],
@@ -160,7 +160,7 @@ def _cli_subcommands() -> set[str]:
     for action in cli_parser()._actions:
         if isinstance(action, argparse._SubParsersAction):
             return set(action.choices)
-    raise AssertionError("services/cli.py has no subcommands")
+    raise AssertionError("cli/main.py has no subcommands")
 
 
 def _json_patch_value(overlay: Path, kind: str, name: str, path: str) -> Any:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from services.cli import parser as cli_parser
+from cli.main import parser as cli_parser
 from tests.k8s import (
     BASE,
     BASE_CONFIG_MAPS,

@@ -97,7 +97,7 @@ async def test_prometheus_scrapes_every_service_of_maumau_up_and_sees_the_comman
     env.update({"MAUMAU_LOG_FORMAT": "json", "MAUMAU_LOG_LEVEL": "DEBUG"})
     data = tmp_path / "data"
     output = (tmp_path / "up.log").open("wb")
-    up = subprocess.Popen([sys.executable, "-m", "services.cli", "up", "--data", str(data)], env=env,
+    up = subprocess.Popen([sys.executable, "-m", "cli.main", "up", "--data", str(data)], env=env,
                           stdout=output, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         for _ in range(900):

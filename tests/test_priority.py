@@ -38,7 +38,7 @@ def test_a_bad_maumau_nice_stops_the_service_with_a_clear_error(value: str) -> N
 
 
 def test_a_quick_command_does_not_pay_for_the_services_imports() -> None:
-    done = subprocess.run([sys.executable, "-c", "import sys; from services.cli import main; "
+    done = subprocess.run([sys.executable, "-c", "import sys; from cli.main import main; "
                            "from services.runtime.priority import lower_priority; lower_priority(); "
                            "print(sorted({'nats', 'aiohttp', 'grpc', 'uvloop'} & set(sys.modules)))"],
                           capture_output=True, text=True, timeout=60, check=True)

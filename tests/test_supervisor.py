@@ -122,7 +122,7 @@ def _children_of(pid: int) -> dict[str, int]:
 
 
 async def test_maumau_up_outlives_a_dead_child_and_stops_everything_on_sigterm(tmp_path: Path) -> None:
-    up = subprocess.Popen([sys.executable, "-m", "services.cli", "up", "--data", str(tmp_path)],
+    up = subprocess.Popen([sys.executable, "-m", "cli.main", "up", "--data", str(tmp_path)],
                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         async def written() -> bool:

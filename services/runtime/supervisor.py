@@ -203,7 +203,7 @@ def signing_key(data_dir: Path) -> Path:
 
 
 def _maumau(*args: str) -> list[str]:
-    return [sys.executable, "-m", "services.cli", *args]
+    return [sys.executable, "-m", "cli.main", *args]
 
 
 def _nats(data_dir: Path, cluster: int) -> tuple[list[Child], str]:

@@ -17,7 +17,7 @@ from tools.bench.bots import Game, _reported, paired, play_game, wilson
 
 
 def bench(*args: str, python: list[str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*(python or [sys.executable, "-m", "services.cli"]), "bench", "bots", *args],
+    return subprocess.run([*(python or [sys.executable, "-m", "cli.main"]), "bench", "bots", *args],
                           capture_output=True, text=True, timeout=300)
 
 
@@ -76,7 +76,7 @@ def test_an_unknown_kind_of_opponent_is_refused() -> None:
 
 
 def test_the_anchor_without_openspiel_names_the_make_target() -> None:
-    hide = ("import sys; sys.modules['pyspiel'] = None; from services.cli import main; "
+    hide = ("import sys; sys.modules['pyspiel'] = None; from cli.main import main; "
             "sys.exit(main(sys.argv[1:]))")
     proc = bench("--games", "1", "--ms", "1", "--anchor", "ismcts", python=[sys.executable, "-c", hide])
     assert proc.returncode == 2

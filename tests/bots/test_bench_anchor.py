@@ -121,7 +121,7 @@ def test_the_ismcts_anchor_takes_a_legal_action_and_leaves_the_state_alone(rules
 
 
 def test_the_command_pairs_strong_and_the_anchor_on_the_same_deals() -> None:
-    proc = subprocess.run([sys.executable, "-m", "services.cli", "bench", "bots", "--ruleset", "classic52",
+    proc = subprocess.run([sys.executable, "-m", "cli.main", "bench", "bots", "--ruleset", "classic52",
                            "--players", "4", "--games", "4", "--ms", "2", "--anchor", "ismcts", "--workers", "1"],
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr

@@ -76,7 +76,7 @@ async def test_a_table_with_a_human_seat_waits_for_the_human(nats_url: str) -> N
 async def test_a_killed_bots_service_resumes_and_acts_once(nats_url: str) -> None:
     async with platform(nats_url) as p:
         env = {**os.environ, "NATS_URL": nats_url, "MAUMAU_BOT_THINK_SECONDS": "0", "MAUMAU_BOT_BUDGET_MS": "2"}
-        argv = [sys.executable, "-m", "services.cli", "bots", "serve"]
+        argv = [sys.executable, "-m", "cli.main", "bots", "serve"]
         tid = "k" + uuid.uuid4().hex[:8]
         await p.send(tid, "host", create=table_pb2.CreateTable(ruleset="colors108", seats=4, watch=True))
         await p.send(tid, "host", fill_bots=table_pb2.FillBots())

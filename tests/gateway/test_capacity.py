@@ -8,7 +8,7 @@ import sys
 
 
 def test_capacity_offers_the_platform_half_of_what_it_reached_and_reports_the_floors_ratios() -> None:
-    done = subprocess.run([sys.executable, "-m", "services.cli", "bench", "capacity", "--tables", "2",
+    done = subprocess.run([sys.executable, "-m", "cli.main", "bench", "capacity", "--tables", "2",
                            "--seconds", "1", "--runs", "1"], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     (line,) = done.stdout.splitlines()

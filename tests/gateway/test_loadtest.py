@@ -14,7 +14,7 @@ from tools.load.loadtest import Plan, drive
 
 
 def test_loadtest_prints_one_json_line_of_paced_moves_after_its_warm_up_through_its_own_platform() -> None:
-    done = subprocess.run([sys.executable, "-m", "services.cli", "loadtest", "--clients", "4", "--tables", "2",
+    done = subprocess.run([sys.executable, "-m", "cli.main", "loadtest", "--clients", "4", "--tables", "2",
                            "--seconds", "2", "--warmup", "4", "--idle-sockets", "5", "--rate", "8"],
                           capture_output=True, text=True, timeout=180)
     assert done.returncode == 0, done.stderr[-2000:]

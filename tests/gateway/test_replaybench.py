@@ -9,7 +9,7 @@ import sys
 
 
 def test_the_replay_bench_prints_the_cost_made_and_kept_and_the_p99_with_and_without_a_flood() -> None:
-    done = subprocess.run([sys.executable, "-m", "services.cli", "bench", "replays", "--long-tables", "1",
+    done = subprocess.run([sys.executable, "-m", "cli.main", "bench", "replays", "--long-tables", "1",
                            "--batches", "60", "--cached-asks", "5", "--tables", "2", "--rate", "4", "--seconds", "1",
                            "--warmup", "0.5", "--flood-rate", "5", "--rounds", "1"],
                           capture_output=True, text=True, timeout=300)

@@ -15,7 +15,7 @@ SCRIPT = {
 
 
 def _run(text: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "services.cli", "rules-script", "-"], input=text,
+    return subprocess.run([sys.executable, "-m", "cli.main", "rules-script", "-"], input=text,
                           capture_output=True, text=True, timeout=60)
 
 

@@ -27,7 +27,7 @@ async def replica(nats_url: str, rules_addr: str) -> AsyncIterator[subprocess.Po
     """A table service replica as its own process (``maumau table serve``), ready: answering commands."""
     port = free_port()
     env = {**os.environ, "NATS_URL": nats_url, "RULES_ADDR": rules_addr, "MAUMAU_HEALTH_PORT": str(port)}
-    proc = subprocess.Popen([sys.executable, "-m", "services.cli", "table", "serve"], env=env,
+    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "table", "serve"], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         await _until_ready(port)

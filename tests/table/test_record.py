@@ -214,7 +214,7 @@ async def _maumau(env: dict[str, str], *args: str) -> tuple[int, str]:
     import os
     import sys
 
-    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "services.cli", *args, env={**os.environ, **env},
+    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "cli.main", *args, env={**os.environ, **env},
                                                 stdout=asyncio.subprocess.PIPE)
     out, _ = await proc.communicate()
     return proc.returncode or 0, out.decode()
