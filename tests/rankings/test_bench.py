@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
+import pytest
 from sqlalchemy import func, select
 
-from services.eventlog.sql import engine
-from services.readmodels.rankings.projection import totals
+from services.eventlog.sql import engine, metadata
+from services.readmodels.rankings.projection import seats_played, totals
+from services.readmodels.schema import migrate
 from tools.bench.rankings import bench, run
 
 
@@ -34,3 +39,34 @@ def test_every_match_counts_once_in_every_period(tmp_path: Path) -> None:
     played = asyncio.run(wins_per_period())
     assert set(played) == {"today", "week", "month", "season", "all"} and len(set(played.values())) == 1
     assert 500 * 2 * 2 // 3 < played["all"] <= 500 * 4
+
+
+DATABASES = ["sqlite"] + (["postgresql"] if os.environ.get("MAUMAU_TEST_DATABASE_URL") else [])
+
+
+async def _loaded(url: str, projected: int) -> tuple[list[Any], list[Any]]:
+    """The seats and totals a fresh bench of 400 matches leaves, ``projected`` of them through the projection."""
+    await migrate(url)
+    db = engine(url)
+    async with db.begin() as conn:  # a shared PostgreSQL may hold an earlier run's rows
+        for table in reversed(metadata.sorted_tables):
+            await conn.execute(table.delete())
+    await db.dispose()
+    await bench(400, 5, url, seed=5, now=datetime(2026, 12, 5, 12, tzinfo=UTC), projected=projected)
+    db = engine(url)
+    async with db.connect() as conn:
+        seats = (await conn.execute(select(seats_played).order_by(seats_played.c.table_id, seats_played.c.seat))).all()
+        summed = (await conn.execute(select(totals).order_by(*totals.primary_key.columns))).all()
+    await db.dispose()
+    return [tuple(r) for r in seats], [tuple(r) for r in summed]
+
+
+@pytest.mark.parametrize("kind", DATABASES)
+def test_matches_loaded_in_bulk_leave_the_rows_the_projection_would_have_written(kind: str, tmp_path: Path) -> None:
+    def url(name: str) -> str:
+        shared = os.environ.get("MAUMAU_TEST_DATABASE_URL", "")
+        return f"sqlite+aiosqlite:///{tmp_path}/{name}.db" if kind == "sqlite" else shared
+
+    every_one_projected = asyncio.run(_loaded(url("projected"), projected=400))
+    most_in_bulk = asyncio.run(_loaded(url("bulk"), projected=100))
+    assert most_in_bulk == every_one_projected and len(most_in_bulk[0]) > 400

@@ -11,9 +11,11 @@ quarter (January–March, April–June, July–September, October–December).
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from collections.abc import Mapping
+from datetime import UTC, date, datetime
 from enum import StrEnum
-from functools import cache
+from functools import cache, lru_cache
+from types import MappingProxyType
 from zoneinfo import ZoneInfo
 
 from services.runtime.settings import TIME_ZONE
@@ -34,17 +36,22 @@ def zone(name: str = TIME_ZONE) -> ZoneInfo:
     return ZoneInfo(name)
 
 
-def keys(moment: datetime, tz: ZoneInfo) -> dict[Period, str]:
+def keys(moment: datetime, tz: ZoneInfo) -> Mapping[Period, str]:
     """The key of every period ``moment`` (aware) falls in: a match counts once in each.
 
     >>> from datetime import datetime, UTC
     >>> keys(datetime(2027, 1, 1, 12, tzinfo=UTC), zone())["week"]  # ISO years end with their weeks
     '2026-W53'
     """
-    local = moment.astimezone(tz)
-    year, week, _ = local.isocalendar()
-    return {Period.TODAY: f"{local:%Y-%m-%d}", Period.WEEK: f"{year}-W{week:02d}", Period.MONTH: f"{local:%Y-%m}",
-            Period.SEASON: f"{local.year}-T{(local.month - 1) // 3 + 1}", Period.ALL: "all"}
+    return _keys_of(moment.astimezone(tz).date())
+
+
+@lru_cache(maxsize=4096)  # every seat of every match asks: the keys depend on its local day alone
+def _keys_of(day: date) -> Mapping[Period, str]:
+    year, week, _ = day.isocalendar()
+    return MappingProxyType({Period.TODAY: f"{day:%Y-%m-%d}", Period.WEEK: f"{year}-W{week:02d}",
+                             Period.MONTH: f"{day:%Y-%m}", Period.SEASON: f"{day.year}-T{(day.month - 1) // 3 + 1}",
+                             Period.ALL: "all"})
 
 
 def key(period: Period, moment: datetime, tz: ZoneInfo) -> str:
