@@ -60,6 +60,7 @@ BUCKET, SEEN_BUCKET = "maumau_quick", "maumau_quick_seen"
 SEEN_SECONDS = 45.0  # a page long-polls every 10 s: a busy gateway may answer late, so four polls missed
 BUCKET_TTL = 3600.0  # what nobody writes again for an hour goes: old groups, players' last tickets, idle pools
 RETRIES = 100
+MATCHED_HOLD = 30.0  # seconds a ticket just matched still holds its player's claim: a racing ask waits it out
 T = TypeVar("T")
 Status = tuple[str, str, Group | None]  # waiting, matched or cancelled; the table; the group once matched
 
@@ -219,7 +220,7 @@ class Matchmaking:
         """
         ticket = Ticket(f"{key}.{secrets.token_hex(8)}", identity, name, account)
         await self.seen.put(f"seen.{ticket.ticket}", b"")  # before the claim: a claimed ticket on its way is seen
-        mine, replaced = await self._claim(identity, key, ticket.ticket)
+        mine, replaced = await self._claim(identity, key, ticket.ticket, now)
         if mine != ticket.ticket:
             await self.seen.delete(f"seen.{ticket.ticket}")
             state, table_id, _ = await self._where(mine)
@@ -236,7 +237,7 @@ class Matchmaking:
             await self._seat(group)
         return mine, state, table_id, group
 
-    async def _claim(self, identity: str, key: str, ticket: str) -> tuple[str, str]:
+    async def _claim(self, identity: str, key: str, ticket: str, now: float) -> tuple[str, str]:
         """Make ``ticket`` the player's one live ticket: (it, the player's ticket it replaces in pool ``key``,
         if any); or (the ticket matched a moment ago in this pool, "")."""
         who = _who(identity)
@@ -249,7 +250,7 @@ class Matchmaking:
             except KeyNotFoundError:
                 entry = None
             held = entry.value.decode() if entry is not None and entry.value else ""
-            standing = await self._standing(held) if held else ""
+            standing = await self._standing(held, now) if held else ""
             if standing and _pool_of(held) != key:
                 raise AlreadyWaiting(held)
             if standing == "matched":
@@ -264,14 +265,18 @@ class Matchmaking:
                 continue  # another ask of the player's claimed it first: look at that one
         raise Busy(f"the player's ticket kept changing ({key})")
 
-    async def _standing(self, ticket: str) -> str:
+    async def _standing(self, ticket: str, now: float) -> str:
         """Whether ``ticket`` holds its player's claim: "waiting"; "matched" a moment ago (its group still in
-        its pool: a second ask racing the first is refused, not seated elsewhere); "coming" on its way in
-        (seen, neither in its pool nor seated yet); else ""."""
+        its pool, or seated less than ``MATCHED_HOLD`` ago: a second ask racing the first is refused, not
+        seated elsewhere, however late it comes); "coming" on its way in (seen, neither in its pool nor
+        seated yet); else ""."""
         state, _ = status(await self._pool(_pool_of(ticket)), ticket)
         if state != "cancelled":
             return state
-        return "coming" if await self._alive(ticket) and await self._seated(ticket) is None else ""
+        seated = await self._seated(ticket)
+        if seated is not None:
+            return "matched" if now - seated.at < MATCHED_HOLD else ""
+        return "coming" if await self._alive(ticket) else ""
 
     async def status(self, ticket: str) -> Status:
         """Where ``ticket`` is, marking it seen: (status, table id, its group once matched)."""

@@ -9,10 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import nats
+import pytest
 
 from services.eventlog.sql import engine
 from services.matchmaking.pool import Pool, Ticket, ask
-from services.matchmaking.store import Matchmaking, _who, pool_key
+from services.matchmaking.store import MATCHED_HOLD, AlreadyWaiting, Matchmaking, _who, pool_key
 from services.readmodels.tables.projector import Projector
 from services.table.store import STREAM as TABLES
 from tests.gateway.harness import Client, Gateways, gateways
@@ -203,6 +204,23 @@ async def test_a_group_its_replica_never_stored_by_ticket_is_still_found_once_it
         await nc.close()
     assert b"bia" not in (left.value or b"") and (state, table_id) == ("matched", pool.groups[0].table_id)
     assert group is not None and [t.name for t in group.tickets] == ["Ana", "Bia"]
+
+
+async def test_a_player_just_seated_is_refused_elsewhere_however_late_the_racing_ask_comes(nats_url: str) -> None:
+    nc = await nats.connect(nats_url)
+    try:
+        mm = await Matchmaking.open(nc.jetstream())
+        here, there, now = pool_key("classic52", 2, 0), pool_key("candeias", 2, 0), time.time()
+        await mm.ask(here, 2, "bia", "Bia", False, now)
+        _, matched, _, _ = await mm.ask(here, 2, "ana", "Ana", False, now)
+        await mm.ask(here, 2, "caio", "Caio", False, now + 5)  # the pool changes: Ana's group has left it
+        left = (await mm.kv.get(f"pool.{here}")).value or b""
+        with pytest.raises(AlreadyWaiting):  # her other tab's ask, slowed down on a busy replica
+            await mm.ask(there, 2, "ana", "Ana", False, now + 10)
+        _, later, _, _ = await mm.ask(there, 2, "ana", "Ana", False, now + 10 + MATCHED_HOLD)
+    finally:
+        await nc.close()
+    assert (matched, b"ana" in left, later) == ("matched", False, "waiting")
 
 
 async def test_an_ask_that_failed_on_its_way_does_not_hold_its_player(nats_url: str) -> None:
