@@ -37,6 +37,11 @@ export function linkedRequest(search, rulesetIds) {
   return { ruleset, help: ruleset !== null && q.get('ajuda') === '1', lang };
 }
 
+/** The names at a table but the player's own seat's (empty seats left out): who a row of "Minhas mesas" is with. */
+export function opponents(names, seat) {
+  return (names || []).filter((n, i) => i !== seat && n);
+}
+
 /** Ask for the player's name: creates the guest session (or renames it, or the account); or sign in. */
 export function nameForm(ctx, { title, note = '', onDone }) {
   const input = h('input', {
@@ -78,6 +83,7 @@ export function createHome(ctx) {
   const names = {}; // the players of listed tables the socket does not follow (asked once each)
   const mineEl = h('section', { class: 'panel my-tables', testid: 'my-tables' });
   let destroyed = false;
+  form.houseOpen = false; // "Regras da casa" folded until opened
   form.open = false; // "Só por convite" (the default) or "Aberta" (listed): visibilityFieldset
   let strangers = null; // {quick, open}: made once there is a session (the open tables are polled)
   if (linked.ruleset || linked.lang) { // asked once: a reload or a language switch starts from a plain home
@@ -94,9 +100,8 @@ export function createHome(ctx) {
   async function loadMine() {
     if (!ctx.session()) return;
     await ctx.turns.refresh();
-    // whose turn at tables the socket does not follow: the names of the seats on turn (one small request each)
-    const ask = ctx.turns.mine().rows.slice(0, 12).filter((r) => r.status === 'playing' && r.on_turn !== null
-      && r.on_turn >= 0 && !r.my_turn && !r.names && !names[r.table_id]);
+    // who sits at the tables the socket does not follow (one small request each): the opponents, whose turn
+    const ask = ctx.turns.mine().rows.slice(0, 12).filter((r) => !r.names && !names[r.table_id]);
     await Promise.all(ask.map(async (r) => {
       try {
         const info = await api.table(r.table_id);
@@ -164,33 +169,39 @@ export function createHome(ctx) {
     for (let n = min; n <= max; n += 1) seatOptions.push(h('option', { value: String(n), selected: n === form.seats }, String(n)));
     return h('form', { class: 'panel create-form', onsubmit: submit, testid: 'create-form' },
       h('h2', {}, t('create.title')),
-      h('fieldset', { class: 'rulesets' },
-        h('legend', {}, t('create.ruleset')),
-        ctx.catalog.rulesets.map(({ name: id, label }) => h('label', { class: `ruleset-choice${id === form.ruleset ? ' selected' : ''}`, testid: `ruleset-${id}` },
-          h('input', { type: 'radio', name: 'ruleset', value: id, checked: id === form.ruleset,
-            onchange: () => { form.ruleset = id; form.values = {}; ctx.setHelpRuleset(id); render(); } }),
-          h('span', { class: 'ruleset-name' }, pick(label)),
-          h('span', { class: 'ruleset-desc' }, t(`rs.${id}.desc`)))),
-        h('p', { class: 'learn-ruleset' }, h('a', { href: learnHref(form.ruleset, getLang()), testid: 'lobby-learn' },
-          t('learn.ruleset', { name: rulesetLabel(ctx.catalog, form.ruleset) })))),
-      h('fieldset', { class: 'options' },
-        h('legend', {}, t('create.options')),
-        h('label', { class: 'opt opt-field', for: 'opt-seats' },
+      rulesetChoice(),
+      // everything but the ruleset and the seats folded: the form fits a phone's screen
+      h('details', { class: 'house', testid: 'house-rules', open: form.houseOpen,
+        ontoggle: (e) => { form.houseOpen = e.target.open; } },
+      h('summary', { testid: 'house-rules-toggle' }, t('create.house')),
+      h('p', { class: 'ruleset-desc' }, t(`rs.${form.ruleset}.desc`)),
+      main.map(optionControl),
+      house.map(optionControl),
+      h('label', { class: 'opt opt-check' },
+        h('input', { type: 'checkbox', testid: 'opt-watch', checked: form.watch,
+          onchange: (e) => { form.watch = e.target.checked; } }),
+        h('span', {}, t('create.watch'))),
+      visibilityFieldset(form), // "Só por convite" or "Aberta"
+      competitiveFieldset(ctx, form, render)), // ⚔ Mesa competitiva and its stake
+      h('div', { class: 'create-go' },
+        h('label', { class: 'opt opt-field create-seats', for: 'opt-seats' },
           h('span', { class: 'opt-name' }, t('create.seats')),
           h('select', { id: 'opt-seats', testid: 'opt-seats', disabled: teams,
             onchange: (e) => { form.seats = Number(e.target.value); } }, seatOptions)),
-        main.map(optionControl),
-        house.length ? h('details', { class: 'house' },
-          h('summary', {}, t('create.house')),
-          house.map(optionControl)) : null,
-        h('label', { class: 'opt opt-check' },
-          h('input', { type: 'checkbox', testid: 'opt-watch', checked: form.watch,
-            onchange: (e) => { form.watch = e.target.checked; } }),
-          h('span', {}, t('create.watch')))),
-      visibilityFieldset(form), // "Só por convite" or "Aberta"
-      competitiveFieldset(ctx, form, render), // ⚔ Mesa competitiva and its stake
-      h('div', { class: 'row' },
         h('button', { class: 'btn btn-primary btn-big', type: 'submit', testid: 'btn-create' }, t('create.submit'))));
+  }
+
+  /** The rulesets as a row of choices (their words are under "Regras da casa"), and the Aprenda page of the chosen. */
+  function rulesetChoice() {
+    return h('fieldset', { class: 'rulesets' },
+      h('legend', {}, t('create.ruleset')),
+      h('div', { class: 'ruleset-pills' }, ctx.catalog.rulesets.map(({ name: id, label }) => h('label', {
+        class: `ruleset-choice${id === form.ruleset ? ' selected' : ''}`, testid: `ruleset-${id}` },
+      h('input', { type: 'radio', name: 'ruleset', value: id, checked: id === form.ruleset,
+        onchange: () => { form.ruleset = id; form.values = {}; ctx.setHelpRuleset(id); render(); } }),
+      h('span', { class: 'ruleset-name' }, pick(label))))),
+      h('p', { class: 'learn-ruleset' }, h('a', { href: learnHref(form.ruleset, getLang()), testid: 'lobby-learn' },
+        t('learn.ruleset', { name: rulesetLabel(ctx.catalog, form.ruleset) }))));
   }
 
   function notifyToggle() {
@@ -217,6 +228,7 @@ export function createHome(ctx) {
       if (mineTurn) turn = t('mine.your_turn');
       else turn = t('mine.turn_of', { name: (r.names || names[r.table_id])?.[r.on_turn] || t('seat', { n: r.on_turn }) });
     }
+    const others = opponents(r.names || names[r.table_id], r.seat);
     return h('li', { class: `my-table${mineTurn ? ' my-turn' : ''}`, testid: `my-table-${r.table_id}`,
       'data-my-turn': mineTurn ? 'true' : 'false' },
     h('a', { href: `/m/${r.table_id}`, 'data-link': true, class: 'my-table-link', 'data-focus': `mine-${r.table_id}` },
@@ -224,6 +236,7 @@ export function createHome(ctx) {
       h('span', { class: 'my-table-rs' }, rulesetLabel(ctx.catalog, r.ruleset)),
       h('span', { class: `status status-${r.status}` }, t(`status.${r.status}`)),
       turn ? h('span', { class: 'my-table-turn', testid: 'my-table-turn' }, turn) : null,
+      others.length ? h('span', { class: 'my-table-with', testid: 'my-table-with' }, t('mine.with', { names: others.join(', ') })) : null,
       r.unread ? h('span', { class: 'tag tag-unread', testid: 'my-table-unread', title: t('mine.unread', { n: r.unread }) },
         '💬 ', String(r.unread), h('span', { class: 'sr-only' }, ` ${t('mine.unread', { n: r.unread })}`)) : null,
       h('span', { class: 'muted my-table-time' }, r.last_move_at ? timeAgo(r.last_move_at) : '')));
@@ -282,8 +295,9 @@ export function createHome(ctx) {
         h('h1', {}, t('name.hello', { name: s.name })),
         h('button', { class: 'btn btn-small btn-ghost', type: 'button', testid: 'btn-change-name',
           onclick: () => { editingName = true; render(); } }, t('name.change'))),
-      h('div', { class: 'home-play' }, strangers.quick.formEl, strangers.open.el),
-      h('div', { class: 'home-grid' }, createForm(), h('div', { class: 'home-side' }, mineEl, joinByLink())));
+      h('div', { class: 'home-grid' },
+        h('div', { class: 'home-play' }, strangers.quick.formEl, createForm()),
+        h('div', { class: 'home-side' }, mineEl, strangers.open.el, joinByLink())));
   }
 
   if (ctx.session()) loadMine();

@@ -21,6 +21,7 @@ export const en = {
   'deck.night': 'Night',
   'deck.tropical': 'Tropical',
   'help.label': 'How to play (step by step)',
+  'menu.label': 'More: deck, Learn, language, Ranking, account',
   'learn.link': 'Learn',
   'learn.label': 'Learn the rules, tips, history and a quiz',
   'learn.ruleset': v => `Learn the ${v.name} ruleset: full rules, tips and a quiz`,
@@ -102,6 +103,7 @@ export const en = {
   'mine.none': 'You are not at any table yet.',
   'mine.your_turn': 'Your turn!',
   'mine.turn_of': v => `${v.name}'s turn`,
+  'mine.with': v => `with ${v.names}`,
   'mine.open': 'Open',
   'mine.refresh': 'Refresh',
   // "Your turn!" on every page (turnwatch.js, alerts.js)
@@ -134,6 +136,7 @@ export const en = {
   'quick.speed': 'Turn time',
   'quick.no_timer': 'no limit',
   'quick.go': 'PLAY NOW',
+  'quick.play_bots': 'PLAY AGAINST BOTS',
   'quick.searching': 'Looking for players…',
   'quick.filling': 'Setting the table with bots…',
   'quick.what': v => `${v.ruleset} · ${v.n} ${plural(v.n, 'seat', 'seats')} · turn time: ${v.speed}`,

@@ -22,6 +22,7 @@ export const pt = {
   'deck.night': 'Noite',
   'deck.tropical': 'Tropical',
   'help.label': 'Como jogar (passo a passo)',
+  'menu.label': 'Mais opções: baralho, Aprenda, idioma, Ranking, conta',
   'learn.link': 'Aprenda',
   'learn.label': 'Aprenda as regras, dicas, história e um teste',
   'learn.ruleset': v => `Aprenda a regra ${v.name}: regras completas, dicas e teste`,
@@ -105,6 +106,7 @@ export const pt = {
   'mine.none': 'Você ainda não está em nenhuma mesa.',
   'mine.your_turn': 'Sua vez!',
   'mine.turn_of': v => `Vez de ${v.name}`,
+  'mine.with': v => `com ${v.names}`,
   'mine.open': 'Abrir',
   'mine.refresh': 'Atualizar',
   // "Sua vez!" on every page (turnwatch.js, alerts.js)
@@ -137,6 +139,7 @@ export const pt = {
   'quick.speed': 'Tempo de jogada',
   'quick.no_timer': 'sem limite',
   'quick.go': 'JOGAR AGORA',
+  'quick.play_bots': 'JOGAR CONTRA ROBÔS',
   'quick.searching': 'Procurando jogadores…',
   'quick.filling': 'Preparando a mesa com robôs…',
   'quick.what': v => `${v.ruleset} · ${v.n} ${plural(v.n, 'lugar', 'lugares')} · tempo de jogada: ${v.speed}`,
