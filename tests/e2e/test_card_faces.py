@@ -1,5 +1,5 @@
-"""What a card shows (issue 27, items 4 and 10): the court cards' figures in every deck design,
-and what a special card does written on it (from the rulesets' catalog)."""
+"""What a card shows and says (issue 27, items 4, 9 and 10): the court cards' figures in every deck design,
+what a special card does written on it (from the rulesets' catalog), and its spoken name in pt-BR."""
 
 from __future__ import annotations
 
@@ -13,6 +13,10 @@ from tests.e2e.conftest import Players
 from tests.e2e.ui import Player, shed_first
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+PT_NUMBERS = {"2": "Dois", "3": "Três", "4": "Quatro", "5": "Cinco", "6": "Seis", "7": "Sete", "8": "Oito",
+              "9": "Nove", "10": "Dez", "J": "Valete", "Q": "Dama", "K": "Rei", "A": "Ás"}
+PT_SUITS = {"C": "paus", "D": "ouros", "H": "copas", "S": "espadas"}
 
 
 async def at_bot_table(player: Player, ruleset: str) -> None:
@@ -73,3 +77,13 @@ async def test_special_cards_show_what_they_do(players: Players, device: str) ->
             await expect(band).to_have_text(effect["pt-BR"])
         else:
             await expect(band).to_have_count(0)
+
+
+async def test_the_cards_of_the_hand_are_named_in_pt_br(players: Players) -> None:
+    ana = await players.open("Ana")
+    await at_bot_table(ana, "classic52")
+    hand = (await ana.snapshot())["hand"]
+    assert hand
+    for name in hand:
+        spoken = f"{PT_NUMBERS[name[:-1]]} de {PT_SUITS[name[-1]]}"
+        await expect(ana.card(name)).to_have_attribute("aria-label", spoken)

@@ -311,6 +311,8 @@ export const en = {
   'suit.C': 'clubs', 'suit.D': 'diamonds', 'suit.H': 'hearts', 'suit.S': 'spades',
   'color.R': 'red', 'color.G': 'green', 'color.B': 'blue', 'color.Y': 'yellow',
   'rank.J': 'Jack', 'rank.Q': 'Queen', 'rank.K': 'King', 'rank.A': 'Ace',
+  'num.0': 'zero', 'num.1': 'one', 'num.2': 'two', 'num.3': 'three', 'num.4': 'four', 'num.5': 'five', 'num.6': 'six',
+  'num.7': 'seven', 'num.8': 'eight', 'num.9': 'nine', 'num.10': 'ten',
   'card.of': v => `${v.rank} of ${v.suit}`,
   'card.colour': v => `${v.color} ${v.value}`,
   'card.skip': 'skip',

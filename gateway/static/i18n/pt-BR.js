@@ -320,6 +320,8 @@ export const pt = {
   'suit.C': 'paus', 'suit.D': 'ouros', 'suit.H': 'copas', 'suit.S': 'espadas',
   'color.R': 'vermelho', 'color.G': 'verde', 'color.B': 'azul', 'color.Y': 'amarelo',
   'rank.J': 'valete', 'rank.Q': 'dama', 'rank.K': 'rei', 'rank.A': 'ás',
+  'num.0': 'zero', 'num.1': 'um', 'num.2': 'dois', 'num.3': 'três', 'num.4': 'quatro', 'num.5': 'cinco', 'num.6': 'seis',
+  'num.7': 'sete', 'num.8': 'oito', 'num.9': 'nove', 'num.10': 'dez',
   'card.of': v => `${v.rank} de ${v.suit}`,
   'card.colour': v => `${v.value} ${v.color}`,
   'card.skip': 'pula a vez',

@@ -1,10 +1,12 @@
-// Unit tests of what a card shows: its kind, what it does at a table (catalog.js cardEffect over the
-// catalog's `effects`) and its face (cards.js: the court figures, the effect's band).
+// Unit tests of what a card shows and says: its spoken name (i18n.js cardLabel), its kind, what it does
+// at a table (catalog.js cardEffect over the catalog's `effects`) and its face (cards.js: the court
+// figures, the effect's band).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { cardKind, cardSVG, FIGURES } from '../cards.js';
 import { cardEffect } from '../catalog.js';
+import { cardLabel } from '../i18n.js';
 
 const l = (pt, en) => ({ 'pt-BR': pt, en });
 const CLASSIC = {
@@ -13,6 +15,24 @@ const CLASSIC = {
   option_effects: { nine_draws: { 3: { 9: l('+3', '+3') } }, seven_draws: { 0: { 7: null } },
     ace: { skip_all: { A: l('Joga de novo', 'Play again') } } },
 };
+
+test('every French card has a spoken name in pt-BR and English', () => {
+  assert.equal(cardLabel('JH', 'pt-BR'), 'Valete de copas');
+  assert.equal(cardLabel('7S', 'pt-BR'), 'Sete de espadas');
+  assert.equal(cardLabel('10D', 'pt-BR'), 'Dez de ouros');
+  assert.equal(cardLabel('AC', 'pt-BR'), 'Ás de paus');
+  assert.equal(cardLabel('QS', 'en'), 'Queen of spades');
+  assert.equal(cardLabel('2H', 'en'), 'Two of hearts');
+});
+
+test('every colour card has a spoken name in pt-BR and English', () => {
+  assert.equal(cardLabel('W+4', 'pt-BR'), 'Curinga +4');
+  assert.equal(cardLabel('W', 'en'), 'Wild');
+  assert.equal(cardLabel('R7', 'pt-BR'), 'Sete vermelho');
+  assert.equal(cardLabel('B+2', 'pt-BR'), 'Compre 2 azul');
+  assert.equal(cardLabel('Gskip', 'en'), 'Green skip');
+  assert.equal(cardLabel('', 'pt-BR'), 'Carta virada');
+});
 
 test("a card's kind is what the catalog's effects are keyed by", () => {
   assert.deepEqual(['7H', '10S', 'JD', 'R+2', 'Yskip', 'W', 'W+4', 'B0'].map(cardKind),
