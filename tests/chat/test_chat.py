@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
 import uuid
+from pathlib import Path
 
 from maumau.v1 import chat_pb2, table_pb2
+from services.chat import REACTIONS
 from services.chat.service import ChatService, Settings
 from services.table.store import EventStore
 from tests.chat.harness import chat_platform, code
@@ -185,3 +188,9 @@ async def test_a_spectator_may_not_react(nats_url: str) -> None:
         tid = await c.lobby("bob")
         reply = await c.react(tid, "carol", "uau")
     assert code(reply) == "not_seated"
+
+
+def test_the_web_client_offers_exactly_the_reactions_the_service_takes() -> None:
+    client = (Path(__file__).resolve().parents[2] / "gateway/static/table/reactions.js").read_text()
+    offered = set(re.findall(r"\{ id: '([a-z]+)', emoji:", client))
+    assert offered == REACTIONS

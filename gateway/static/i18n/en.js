@@ -238,6 +238,8 @@ export const en = {
   'table.absence': 'END BY ABSENCE',
   'table.absent': v => `${v.name} has been away for more than 48 hours.`,
   'table.log': 'Log',
+  'react.title': 'Reactions', 'react.aplausos': 'Applause', 'react.risos': 'Laughter', 'react.uau': 'Wow',
+  'react.amei': 'Love it', 'react.ops': 'Oops', 'react.boa': 'Nice!',
   'table.chat': 'Chat',
   'table.chat_placeholder': 'Write to the table…',
   'table.chat_send': 'SEND',

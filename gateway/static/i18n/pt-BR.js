@@ -244,6 +244,8 @@ export const pt = {
   'table.absence': 'ENCERRAR POR AUSÊNCIA',
   'table.absent': v => `${v.name} está ausente há mais de 48 horas.`,
   'table.log': 'Registro',
+  'react.title': 'Reações', 'react.aplausos': 'Aplausos', 'react.risos': 'Risos', 'react.uau': 'Uau',
+  'react.amei': 'Amei', 'react.ops': 'Ops', 'react.boa': 'Boa!',
   'table.chat': 'Conversa',
   'table.chat_placeholder': 'Escreva para a mesa…',
   'table.chat_send': 'ENVIAR',
