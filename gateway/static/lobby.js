@@ -1,16 +1,14 @@
-// The home screen: your name (a guest session), creating a table (ruleset, options in plain
-// words, seats) and the list of your tables with whose turn it is.
+// The home screen: your name (a guest session), "Jogar agora" and "Jogar contra robôs", creating a
+// table (createform.js), the open tables and the list of your tables with whom and whose turn it is.
 
 import { api } from './api.js';
-import { cleanOptions, control, optionDefault, optionGroups, rulesetLabel, rulesetOf, valueText } from './catalog.js';
+import { rulesetLabel } from './catalog.js';
+import { createTableForm } from './createform.js';
 import { h, keepFocus, mount } from './dom.js';
 import { errorText, getLang, pick, setLang, t, timeAgo } from './i18n.js';
-// playing with strangers: the open tables, "Aberta" at creation, and "Jogar agora"
-import { createOpenTables, visibilityFieldset } from './opentables.js';
+// playing with strangers: the open tables and "Jogar agora"
+import { createOpenTables } from './opentables.js';
 import { createQuickMatch } from './quickmatch.js';
-// competitive tables (⚔): the create form's own block
-import { stakeOf } from './competitive.js';
-import { competitiveFieldset } from './competitiveui.js';
 // "Sua vez!": the list follows the socket (turnwatch.js); "Avisar quando for minha vez"
 import { notifyOn, notifyPermission, setNotify } from './alerts.js';
 
@@ -76,6 +74,19 @@ export function nameForm(ctx, { title, note = '', onDone }) {
         onclick: () => ctx.openAccount('login') }, t('account.to_login'))) : null);
 }
 
+/** The rulesets as a row of choices (their words are under "Regras da casa"), and the Aprenda page of the chosen. */
+function rulesetChoice(ctx, form, redraw) {
+  return h('fieldset', { class: 'rulesets' },
+    h('legend', {}, t('create.ruleset')),
+    h('div', { class: 'ruleset-pills' }, ctx.catalog.rulesets.map(({ name: id, label }) => h('label', {
+      class: `ruleset-choice${id === form.ruleset ? ' selected' : ''}`, testid: `ruleset-${id}` },
+    h('input', { type: 'radio', name: 'ruleset', value: id, checked: id === form.ruleset,
+      onchange: () => { form.ruleset = id; form.values = {}; ctx.setHelpRuleset(id); redraw(); } }),
+    h('span', { class: 'ruleset-name' }, pick(label))))),
+    h('p', { class: 'learn-ruleset' }, h('a', { href: learnHref(form.ruleset, getLang()), testid: 'lobby-learn' },
+      t('learn.ruleset', { name: rulesetLabel(ctx.catalog, form.ruleset) }))));
+}
+
 export function createHome(ctx) {
   const el = h('div', { class: 'home', testid: 'home' });
   const linked = linkedRequest(location.search, ctx.catalog.rulesets.map((r) => r.name));
@@ -113,96 +124,6 @@ export function createHome(ctx) {
   const offTurns = ctx.turns.onChange(() => renderMine());
 
   let editingName = false;
-
-  function optionControl(o) {
-    const key = o.name;
-    const id = `opt-${key}`;
-    const current = key in form.values ? form.values[key] : optionDefault(rulesetOf(ctx.catalog, form.ruleset), key);
-    const set = (v) => { form.values[key] = v; if (key === 'teams') render(); };
-    const hint = o.hint ? h('small', { class: 'muted' }, pick(o.hint)) : null;
-    const kind = control(o);
-    if (kind === 'check') {
-      return h('label', { class: 'opt opt-check', for: id },
-        h('input', { id, type: 'checkbox', testid: id, checked: current === o.on,
-          onchange: (e) => set(e.target.checked ? o.on : o.off) }),
-        h('span', {}, pick(o.label)));
-    }
-    if (kind === 'number') {
-      return h('label', { class: 'opt opt-field', for: id },
-        h('span', { class: 'opt-name' }, pick(o.label)),
-        h('input', { id, type: 'number', min: String(o.min), step: '1', inputmode: 'numeric', testid: id,
-          value: form.values[key] ?? '', placeholder: t('create.default'),
-          oninput: (e) => set(e.target.value === '' ? null : Number(e.target.value)) }),
-        hint);
-    }
-    const values = o.values.map((x) => x.value);
-    return h('label', { class: 'opt opt-field', for: id },
-      h('span', { class: 'opt-name' }, pick(o.label)),
-      h('select', { id, testid: id, onchange: (e) => set(values[Number(e.target.value)]) },
-        values.map((v, i) => h('option', { value: String(i), selected: v === current }, valueText(o, v)))),
-      hint);
-  }
-
-  function createForm() {
-    const rs = rulesetOf(ctx.catalog, form.ruleset);
-    const { min, max } = rs.seats;
-    const teams = form.values.teams === true;
-    if (teams) form.seats = 4;
-    form.seats = Math.min(max, Math.max(min, form.seats));
-    const { main, house } = optionGroups(rs);
-    const submit = async (e) => {
-      e.preventDefault();
-      if (form.busy) return;
-      form.busy = true;
-      try {
-        const stake = stakeOf(form); // ⚔ chips per seat (0: not competitive)
-        const res = await api.createTable(form.ruleset, cleanOptions(rs, form.values), form.seats, form.watch,
-          { ...(stake ? { stake } : {}), ...(form.open ? { open: true } : {}) });
-        ctx.navigate(res.link || `/m/${res.table_id}?c=${res.invitation}`);
-      } catch (err) {
-        ctx.toast(errorText(err.code), 'error');
-      } finally {
-        form.busy = false;
-      }
-    };
-    const seatOptions = [];
-    for (let n = min; n <= max; n += 1) seatOptions.push(h('option', { value: String(n), selected: n === form.seats }, String(n)));
-    return h('form', { class: 'panel create-form', onsubmit: submit, testid: 'create-form' },
-      h('h2', {}, t('create.title')),
-      rulesetChoice(),
-      // everything but the ruleset and the seats folded: the form fits a phone's screen
-      h('details', { class: 'house', testid: 'house-rules', open: form.houseOpen,
-        ontoggle: (e) => { form.houseOpen = e.target.open; } },
-      h('summary', { testid: 'house-rules-toggle' }, t('create.house')),
-      h('p', { class: 'ruleset-desc' }, t(`rs.${form.ruleset}.desc`)),
-      main.map(optionControl),
-      house.map(optionControl),
-      h('label', { class: 'opt opt-check' },
-        h('input', { type: 'checkbox', testid: 'opt-watch', checked: form.watch,
-          onchange: (e) => { form.watch = e.target.checked; } }),
-        h('span', {}, t('create.watch'))),
-      visibilityFieldset(form), // "Só por convite" or "Aberta"
-      competitiveFieldset(ctx, form, render)), // ⚔ Mesa competitiva and its stake
-      h('div', { class: 'create-go' },
-        h('label', { class: 'opt opt-field create-seats', for: 'opt-seats' },
-          h('span', { class: 'opt-name' }, t('create.seats')),
-          h('select', { id: 'opt-seats', testid: 'opt-seats', disabled: teams,
-            onchange: (e) => { form.seats = Number(e.target.value); } }, seatOptions)),
-        h('button', { class: 'btn btn-primary btn-big', type: 'submit', testid: 'btn-create' }, t('create.submit'))));
-  }
-
-  /** The rulesets as a row of choices (their words are under "Regras da casa"), and the Aprenda page of the chosen. */
-  function rulesetChoice() {
-    return h('fieldset', { class: 'rulesets' },
-      h('legend', {}, t('create.ruleset')),
-      h('div', { class: 'ruleset-pills' }, ctx.catalog.rulesets.map(({ name: id, label }) => h('label', {
-        class: `ruleset-choice${id === form.ruleset ? ' selected' : ''}`, testid: `ruleset-${id}` },
-      h('input', { type: 'radio', name: 'ruleset', value: id, checked: id === form.ruleset,
-        onchange: () => { form.ruleset = id; form.values = {}; ctx.setHelpRuleset(id); render(); } }),
-      h('span', { class: 'ruleset-name' }, pick(label))))),
-      h('p', { class: 'learn-ruleset' }, h('a', { href: learnHref(form.ruleset, getLang()), testid: 'lobby-learn' },
-        t('learn.ruleset', { name: rulesetLabel(ctx.catalog, form.ruleset) }))));
-  }
 
   function notifyToggle() {
     const permission = notifyPermission();
@@ -296,7 +217,7 @@ export function createHome(ctx) {
         h('button', { class: 'btn btn-small btn-ghost', type: 'button', testid: 'btn-change-name',
           onclick: () => { editingName = true; render(); } }, t('name.change'))),
       h('div', { class: 'home-grid' },
-        h('div', { class: 'home-play' }, strangers.quick.formEl, createForm()),
+        h('div', { class: 'home-play' }, strangers.quick.formEl, createTableForm(ctx, form, render, rulesetChoice(ctx, form, render))),
         h('div', { class: 'home-side' }, mineEl, strangers.open.el, joinByLink())));
   }
 
