@@ -4,7 +4,7 @@
 
 import { accountOffer, openAccountDialog } from './accountui.js';
 import { api, Connection, loadSession, onAccountElsewhere, sessionSettled } from './api.js';
-import { DEFAULT_DESIGN, DESIGN_IDS } from './cards.js';
+import { DEFAULT_DESIGN, DESIGN_IDS, showFigures } from './cards.js';
 import { rulesetLabel } from './catalog.js';
 import { h, mount } from './dom.js';
 import { errorText, initLang, onLangChange, t } from './i18n.js';
@@ -191,6 +191,8 @@ function boot() {
   unlockAudioOnGesture(); // the beep needs the page's first tap or key
   unlockSfxOnGesture(); // so do the table's sounds
   onSoundChange(() => renderTools());
+  // the court cards' figures once the first screen is in: then every card is drawn again
+  window.addEventListener('load', () => { showFigures(); screen?.render(); }, { once: true });
   // who this device is (an account's cookie outlives the page) before the first screen
   const asked = api.me().catch(() => null).finally(renderTools);
   loadCatalog(asked);

@@ -26,6 +26,11 @@ export const DEFAULT_DESIGN = 'classic';
 
 /** Where the court cards' figures are served (`make setup` writes them: tools/court-figures.mjs). */
 export const FIGURES = '/static/vendor/cards/';
+let figuresShown = false;
+
+/** From now on court cards carry their figure: called once the page's first screen has loaded (app.js),
+ * so the pictures never compete with what the first screen needs. */
+export function showFigures() { figuresShown = true; }
 
 export const COLOURS = { R: '#d7263d', G: '#22a04b', B: '#1e6fd0', Y: '#f2b705' };
 
@@ -99,7 +104,7 @@ function frenchFace(card, d) {
     // the letter until the figure has come (and where it cannot)
     centre = `<rect x="19" y="21" width="62" height="98" rx="3" fill="${d.court}" stroke="${ink}" stroke-width="1.5"/>`
       + `<text x="50" y="82" font-size="40" text-anchor="middle" ${FONT} fill="${ink}">${card.rank}</text>`
-      + `<image class="card-figure" href="${FIGURES}${card.rank}${card.suit}.svg" x="19.75" y="21.75" width="60.5" height="96.5" preserveAspectRatio="xMidYMid slice"/>`
+      + (figuresShown ? `<image class="card-figure" href="${FIGURES}${card.rank}${card.suit}.svg" x="19.75" y="21.75" width="60.5" height="96.5" preserveAspectRatio="xMidYMid slice"/>` : '')
       + `<rect x="19" y="21" width="62" height="98" rx="3" fill="none" stroke="${ink}" stroke-width="1.5"/>`;
   } else {
     const n = Number(card.rank);

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { cardKind, cardSVG, FIGURES } from '../cards.js';
+import { cardKind, cardSVG, FIGURES, showFigures } from '../cards.js';
 import { cardEffect } from '../catalog.js';
 import { cardLabel } from '../i18n.js';
 
@@ -50,7 +50,10 @@ test("what a card does comes from the catalog, with the table's options laid ove
   assert.equal(cardEffect(null, {}, '7H'), '');
 });
 
-test('court cards show their figure, in every deck design', () => {
+test('court cards show their letter until the first screen is in, then their figure, in every deck design', () => {
+  assert.doesNotMatch(cardSVG('KH'), /<image/);
+  assert.match(cardSVG('KH'), />K<\/text>/);
+  showFigures();
   for (const design of ['classic', 'fourcolor', 'night', 'tropical']) {
     assert.match(cardSVG('KH', design), new RegExp(`<image class="card-figure" href="${FIGURES}KH\\.svg"`));
     assert.match(cardSVG('JS', design), /href="[^"]*JS\.svg"/);
