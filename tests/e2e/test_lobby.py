@@ -42,6 +42,8 @@ async def test_the_lobby_controls_fit_the_first_screen(players: Players, device:
         b = await box(ana, testid)
         assert b["y"] >= 0 and b["y"] + b["height"] <= height, f"{testid} is below the fold: {b}"
         assert b["x"] >= 0 and b["x"] + b["width"] <= width, f"{testid} is off the side: {b}"
+        if device == "phone":
+            assert b["height"] >= 44, f"{testid} is smaller than a finger: {b}"
 
 
 async def test_the_phone_header_is_one_row_of_44_px_targets(players: Players) -> None:
