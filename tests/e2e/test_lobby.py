@@ -116,7 +116,7 @@ async def test_my_tables_say_whom_each_table_is_with(players: Players) -> None:
     table_id = ana.table_id
     info = await (await ana.page.request.get(f"/api/tables/{table_id}")).json()
     bots = [p["name"] for p in info["players"][1:]]
-    await ana.page.goto("/")
+    await ana.by("home-link").click()  # home, as a player goes (the page follows the table it just left)
     row = ana.by(f"my-table-{table_id}")
     await expect(row).to_contain_text("Clássico 52")
     await expect(row.get_by_test_id("my-table-with")).to_have_text(f"com {', '.join(bots)}")
