@@ -15,7 +15,7 @@ PROTO_OUT := $(PROTO_SRC:.proto=_pb2.py)
 # older than the lock, then each library's module copied.
 NODE_STAMP := node_modules/.installed
 VENDOR := gateway/static/vendor
-VENDORED := $(VENDOR)/zzfx.js
+VENDORED := $(VENDOR)/zzfx.js $(VENDOR)/cards/KS.svg
 
 setup: $(STAMP) $(PROTO_OUT) $(VENDORED)
 
@@ -40,6 +40,10 @@ $(NODE_STAMP): package.json package-lock.json
 $(VENDOR)/zzfx.js: $(NODE_STAMP)
 	mkdir -p $(VENDOR)
 	cp node_modules/zzfx/ZzFX.js $@
+
+# The court cards' figures (J, Q, K of each suit), written as SVG files from @letele/playing-cards' components.
+$(VENDOR)/cards/KS.svg: $(NODE_STAMP) tools/court-figures.mjs
+	node tools/court-figures.mjs node_modules/@letele/playing-cards/dist/index.esm.js $(VENDOR)/cards
 
 run: setup
 	$(BIN)/maumau up

@@ -54,7 +54,10 @@ class Watcher(Protocol):
 
 
 def chat_line(line: chat_pb2.ChatLine) -> dict[str, Any]:
-    return {"seat": line.seat, "name": line.name, "text": line.text, "time": line.time.ToMilliseconds()}
+    out = {"seat": line.seat, "name": line.name, "text": line.text, "time": line.time.ToMilliseconds()}
+    if line.reaction:
+        out["reaction"] = line.reaction
+    return out
 
 
 @dataclass

@@ -330,11 +330,12 @@ class Socket:
         return {"ok": False, "code": reply.refusal.code, "message": reply.refusal.message}
 
     async def _chat(self, table_id: str, command_id: str, body: Any) -> dict[str, Any]:
-        text = body.get("text") if isinstance(body, dict) else None
-        if not isinstance(text, str):
-            raise FrameError(Code.BAD_COMMAND, "a chat line has a text")
+        body = body if isinstance(body, dict) else {}
+        text, reaction = body.get("text", ""), body.get("reaction", "")  # a line says a text, or is a reaction
+        if not isinstance(text, str) or not isinstance(reaction, str) or not (text or reaction):
+            raise FrameError(Code.BAD_COMMAND, "a chat line has a text or a reaction")
         cmd = chat_pb2.ChatCommand(command_id=command_id, table_id=table_id, actor=self.identity,
-                                   actor_name=self.name, text=text)
+                                   actor_name=self.name, text=text, reaction=reaction)
         reply = await post(self.nc, cmd)
         if reply.WhichOneof("result") == "posted":
             return {"ok": True, "seqs": [reply.posted.seq]}

@@ -11,7 +11,8 @@ import { profilePath } from './rankings.js';
 
 let open = null; // the dialog on screen: {backdrop, close}
 
-/** The header's corner for whoever plays on this device (a guest or nobody: the two ways in). */
+/** The header's corner for whoever plays on this device: [its way in (Entrar) or its profile, the rest
+ * (Criar conta or Sair)] — the rest folds into the top bar's menu on a phone. */
 export function accountTools(ctx) {
   const s = ctx.session();
   if (s?.account) {

@@ -2,13 +2,13 @@
 // corner), the connection banner, toasts, the deck design and the tutorial. Each screen lives in
 // its own module.
 
-import { accountOffer, accountTools, openAccountDialog } from './accountui.js';
+import { accountOffer, openAccountDialog } from './accountui.js';
 import { api, Connection, loadSession, onAccountElsewhere, sessionSettled } from './api.js';
-import { backSVG, DEFAULT_DESIGN, DESIGN_IDS } from './cards.js';
+import { DEFAULT_DESIGN, DESIGN_IDS, showFigures } from './cards.js';
 import { rulesetLabel } from './catalog.js';
 import { h, mount } from './dom.js';
-import { errorText, getLang, initLang, onLangChange, t, toggleLang } from './i18n.js';
-import { createHome, learnHref } from './lobby.js';
+import { errorText, initLang, onLangChange, t } from './i18n.js';
+import { createHome } from './lobby.js';
 import { createTableScreen } from './table.js';
 import { openTutorial } from './tutorial.js';
 // the rankings and the players' profiles (/ranking, /jogador/<name>)
@@ -22,12 +22,15 @@ import { createReplayScreen } from './replay.js';
 // "Sua vez!" on every page: the tables the player sits at, followed over the socket; the top bar's 🔊
 import { unlockAudioOnGesture } from './alerts.js';
 import { unlockSfxOnGesture } from './sfx.js';
-import { onSoundChange, setSound, soundOn } from './sound.js';
+import { onSoundChange } from './sound.js';
+// the top bar: one row, the less used of its tools behind ☰ on a phone
+import { renderTools as drawTools } from './topbar.js';
 import { createTurnWatch } from './turnwatch.js';
 
 const DESIGN_KEY = 'mm.deck';
 
 const conn = new Connection();
+const renderTools = () => drawTools(ctx);
 let screen = null;
 let helpRuleset = 'classic32';
 
@@ -81,51 +84,6 @@ function toast(text, kind) {
   box.append(item);
   setTimeout(() => item.classList.add('toast-out'), 3200);
   setTimeout(() => item.remove(), 3700);
-}
-
-function renderTools() {
-  const tools = document.getElementById('tools');
-  const select = h('select', {
-    id: 'deck-design', testid: 'deck-design', 'aria-label': t('deck.label'), title: t('deck.label'),
-    onchange: (e) => {
-      ctx.setDesign(e.target.value);
-      document.getElementById('deck-design')?.focus();
-    },
-  }, DESIGN_IDS.map((id) => h('option', { value: id, selected: id === ctx.design }, t(`deck.${id}`))));
-  mount(tools,
-    h('label', { class: 'deck-picker' }, h('span', { class: 'deck-icon', 'aria-hidden': 'true', html: backSVG(ctx.design) }),
-      h('span', { class: 'deck-picker-label', 'aria-hidden': 'true' }, t('deck.label')), select),
-    h('a', { class: 'btn btn-small btn-ghost learn-link', href: learnHref('index', getLang()), testid: 'learn-link',
-      title: t('learn.label') }, t('learn.link')),
-    h('button', {
-      class: 'btn btn-small btn-ghost', type: 'button', testid: 'btn-lang', lang: t('lang.toggle') === 'EN' ? 'en' : 'pt-BR',
-      'aria-label': t('lang.toggle.label'), title: t('lang.toggle.label'), onclick: () => toggleLang(),
-    }, t('lang.toggle')),
-    soundButton(),
-    h('button', {
-      class: 'btn btn-small btn-help', type: 'button', testid: 'btn-help', 'aria-label': t('help.label'),
-      title: t('help.label'), onclick: () => ctx.openHelp(),
-    }, '?'));
-  mount(document.getElementById('account'), // the Ranking beside the account: on a phone, the row the account has to itself
-    h('a', { class: 'btn btn-small btn-ghost ranking-link', href: '/ranking', 'data-link': true, testid: 'ranking-link' },
-      t('ranking.link')),
-    accountTools(ctx));
-  const brand = document.querySelector('.brand');
-  brand.setAttribute('aria-label', `${t('app.title')} — ${t('home.link')}`);
-  document.querySelector('.skip-link').textContent = t('home.link') === 'Home' ? 'Skip to content' : 'Pular para o conteúdo';
-}
-
-/** The sound on or off in one tap (the beep when a table turns to the player; the pause menu's "Som" too). */
-function soundButton() {
-  const on = soundOn();
-  return h('button', {
-    class: 'btn btn-small btn-ghost btn-sound', type: 'button', testid: 'btn-sound', 'aria-pressed': on ? 'true' : 'false',
-    'aria-label': t('sound.label'), title: on ? t('sound.on_title') : t('sound.off_title'),
-    onclick: () => {
-      setSound(!on); // the top bar is drawn again
-      document.querySelector('[data-testid="btn-sound"]')?.focus();
-    },
-  }, h('span', { 'aria-hidden': 'true' }, on ? '🔊' : '🔇'));
 }
 
 // An account's session can end elsewhere (signed out everywhere, 30 days gone by) while this
@@ -233,6 +191,8 @@ function boot() {
   unlockAudioOnGesture(); // the beep needs the page's first tap or key
   unlockSfxOnGesture(); // so do the table's sounds
   onSoundChange(() => renderTools());
+  // the court cards' figures once the first screen is in: then every card is drawn again
+  window.addEventListener('load', () => { showFigures(); screen?.render(); }, { once: true });
   // who this device is (an account's cookie outlives the page) before the first screen
   const asked = api.me().catch(() => null).finally(renderTools);
   loadCatalog(asked);

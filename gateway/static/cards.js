@@ -1,4 +1,6 @@
-// Cards drawn as SVG, in code: French cards (rank + suit), colour-deck cards, backs, deck designs.
+// Cards drawn as SVG, in code: French cards (rank + suit), colour-deck cards, backs, deck designs;
+// the court cards' figures are pictures (Adrian Kennard's, CC0: docs/client.md) fetched only when a
+// J, Q or K is drawn, and a special card carries what it does ("+2", "Pula a vez") from the catalog.
 // Pure module (returns markup strings), so it can be unit-tested in node.
 
 export const DESIGNS = {
@@ -22,6 +24,14 @@ export const DESIGNS = {
 export const DESIGN_IDS = Object.keys(DESIGNS);
 export const DEFAULT_DESIGN = 'classic';
 
+/** Where the court cards' figures are served (`make setup` writes them: tools/court-figures.mjs). */
+export const FIGURES = '/static/vendor/cards/';
+let figuresShown = false;
+
+/** From now on court cards carry their figure: called once the page's first screen has loaded (app.js),
+ * so the pictures never compete with what the first screen needs. */
+export function showFigures() { figuresShown = true; }
+
 export const COLOURS = { R: '#d7263d', G: '#22a04b', B: '#1e6fd0', Y: '#f2b705' };
 
 /** What a card name means: {family:'french', rank, suit} or {family:'colour', colour, value} (colour null for wilds). */
@@ -33,6 +43,13 @@ export function parseCard(name) {
   m = /^(10|[2-9JQKA])([CDHS])$/.exec(name);
   if (m) return { family: 'french', rank: m[1], suit: m[2] };
   return null;
+}
+
+/** A card's kind as the catalog's `effects` name it: its French rank ("7", "J") or its colour-card value ("+2", "W+4"). */
+export function cardKind(name) {
+  const c = parseCard(name);
+  if (!c) return null;
+  return c.family === 'french' ? c.rank : c.value;
 }
 
 export function isRed(name) {
@@ -84,10 +101,11 @@ function frenchFace(card, d) {
   if (card.rank === 'A') {
     centre = suitPath(card.suit, 50, 70, 46, ink);
   } else if ('JQK'.includes(card.rank)) {
-    centre = `<rect x="22" y="26" width="56" height="88" rx="6" fill="${d.court}" stroke="${ink}" stroke-width="2"/>`
-      + `<text x="50" y="80" font-size="40" text-anchor="middle" ${FONT} fill="${ink}">${card.rank}</text>`
-      + suitPath(card.suit, 50, 42, 16, ink)
-      + `<g transform="rotate(180 50 70)">${suitPath(card.suit, 50, 42, 16, ink)}</g>`;
+    // the letter until the figure has come (and where it cannot)
+    centre = `<rect x="19" y="21" width="62" height="98" rx="3" fill="${d.court}" stroke="${ink}" stroke-width="1.5"/>`
+      + `<text x="50" y="82" font-size="40" text-anchor="middle" ${FONT} fill="${ink}">${card.rank}</text>`
+      + (figuresShown ? `<image class="card-figure" href="${FIGURES}${card.rank}${card.suit}.svg" x="19.75" y="21.75" width="60.5" height="96.5" preserveAspectRatio="xMidYMid slice"/>` : '')
+      + `<rect x="19" y="21" width="62" height="98" rx="3" fill="none" stroke="${ink}" stroke-width="1.5"/>`;
   } else {
     const n = Number(card.rank);
     const size = n >= 9 ? 15 : 17;
@@ -141,13 +159,22 @@ function colourFace(card) {
     + oval + big + bigStroke + corner(false) + corner(true);
 }
 
-/** The front of a card as SVG markup. */
-export function cardSVG(name, design = DEFAULT_DESIGN) {
+const escapeText = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** What a special card does, on a dark band along its foot (clear of the pips and the turned corner). */
+function effectBand(text) {
+  const fit = text.length > 10 ? ' textLength="68" lengthAdjust="spacingAndGlyphs"' : '';
+  return '<g class="card-effect"><rect x="4" y="119.5" width="74" height="17" rx="4" fill="#1b1b1b" fill-opacity=".88"/>'
+    + `<text x="41" y="132.5" font-size="13" text-anchor="middle" ${SANS} fill="#ffffff"${fit}>${escapeText(text)}</text></g>`;
+}
+
+/** The front of a card as SVG markup; `effect`: what it does at this table, printed on it ("+2"). */
+export function cardSVG(name, design = DEFAULT_DESIGN, { effect = '' } = {}) {
   const d = DESIGNS[design] || DESIGNS[DEFAULT_DESIGN];
   const card = parseCard(name);
   if (!card) return backSVG(design);
   const body = card.family === 'colour' ? colourFace(card) : frenchFace(card, d);
-  return `${svgOpen(` data-card="${name.replace(/[^0-9A-Za-z+]/g, '')}"`)}${body}</svg>`;
+  return `${svgOpen(` data-card="${name.replace(/[^0-9A-Za-z+]/g, '')}"`)}${body}${effect ? effectBand(effect) : ''}</svg>`;
 }
 
 /** The back of a card in a deck design: a frame, a lattice of small diamonds and an emblem. */

@@ -2,6 +2,7 @@
 // services/rules/catalog.py): what the lobby offers, a table's rules in words, its goal.
 // Pure functions of that description, so they can be unit-tested in node.
 
+import { cardKind } from './cards.js';
 import { pick, t } from './i18n.js';
 
 /** The description of ruleset `id`, or null. */
@@ -108,4 +109,18 @@ export function goalText(rs, info, view) {
   const goal = o.target_points || rs.goal?.[String(info.players.length)];
   if (!goal) return '';
   return t(rs.lowest_wins ? 'table.goal_low' : 'table.goal', { n: goal });
+}
+
+/** What card `name` does at a table of ruleset `rs` with `options`, in the words printed on it ("+2",
+ * "Pula a vez"), or '' for a plain card: the catalog's `effects`, with what the table's options change. */
+export function cardEffect(rs, options, name) {
+  const kind = cardKind(name);
+  if (!rs?.effects || !kind) return '';
+  let effect = rs.effects[kind] ?? null;
+  for (const [option, byValue] of Object.entries(rs.option_effects || {})) {
+    const value = options?.[option];
+    const changed = value === undefined || value === null ? null : byValue[String(value)];
+    if (changed && kind in changed) effect = changed[kind];
+  }
+  return effect ? pick(effect) : '';
 }

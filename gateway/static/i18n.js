@@ -85,14 +85,21 @@ export function cardShort(name, lang = current) {
   return name.slice(0, -1) + (SUIT_SYMBOL[suit] || suit);
 }
 
-/** A card in words, for screen readers: "valete de copas", "7 of hearts". */
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** A card's spoken name (the card buttons' aria-label): "Valete de copas", "Sete de espadas", "Curinga +4". */
 export function cardLabel(name, lang = current) {
-  if (!name) return t('card.back', {}, lang);
-  if (isColourName(name)) return cardShort(name, lang);
+  if (!name) return capital(t('card.back', {}, lang));
+  const number = (n) => t(`num.${n}`, {}, lang);
+  if (isColourName(name)) {
+    if (name === 'W' || name === 'W+4') return capital(t(`card.${name}`, {}, lang));
+    const v = name.slice(1);
+    const value = /^\d$/.test(v) ? number(v) : t(`card.${v}`, {}, lang);
+    return capital(t('card.colour', { value, color: t(`color.${name[0]}`, {}, lang) }, lang));
+  }
   const rank = name.slice(0, -1);
   const suit = t(`suit.${name.slice(-1)}`, {}, lang);
-  const r = 'JQKA'.includes(rank) ? t(`rank.${rank}`, {}, lang) : rank;
-  return t('card.of', { rank: r, suit }, lang);
+  return capital(t('card.of', { rank: 'JQKA'.includes(rank) ? t(`rank.${rank}`, {}, lang) : number(rank), suit }, lang));
 }
 
 /** A chosen suit or colour letter in words with its symbol: "♥ copas", "azul". */

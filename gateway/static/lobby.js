@@ -1,16 +1,14 @@
-// The home screen: your name (a guest session), creating a table (ruleset, options in plain
-// words, seats) and the list of your tables with whose turn it is.
+// The home screen: your name (a guest session), "Jogar agora" and "Jogar contra robôs", creating a
+// table (createform.js), the open tables and the list of your tables with whom and whose turn it is.
 
 import { api } from './api.js';
-import { cleanOptions, control, optionDefault, optionGroups, rulesetLabel, rulesetOf, valueText } from './catalog.js';
+import { rulesetLabel } from './catalog.js';
+import { createTableForm } from './createform.js';
 import { h, keepFocus, mount } from './dom.js';
 import { errorText, getLang, pick, setLang, t, timeAgo } from './i18n.js';
-// playing with strangers: the open tables, "Aberta" at creation, and "Jogar agora"
-import { createOpenTables, visibilityFieldset } from './opentables.js';
+// playing with strangers: the open tables and "Jogar agora"
+import { createOpenTables } from './opentables.js';
 import { createQuickMatch } from './quickmatch.js';
-// competitive tables (⚔): the create form's own block
-import { stakeOf } from './competitive.js';
-import { competitiveFieldset } from './competitiveui.js';
 // "Sua vez!": the list follows the socket (turnwatch.js); "Avisar quando for minha vez"
 import { notifyOn, notifyPermission, setNotify } from './alerts.js';
 
@@ -35,6 +33,11 @@ export function linkedRequest(search, rulesetIds) {
   const ruleset = rulesetIds.includes(q.get('regra')) ? q.get('regra') : null;
   const lang = ['pt-BR', 'en'].includes(q.get('lang')) ? q.get('lang') : null;
   return { ruleset, help: ruleset !== null && q.get('ajuda') === '1', lang };
+}
+
+/** The names at a table but the player's own seat's (empty seats left out): who a row of "Minhas mesas" is with. */
+export function opponents(names, seat) {
+  return (names || []).filter((n, i) => i !== seat && n);
 }
 
 /** Ask for the player's name: creates the guest session (or renames it, or the account); or sign in. */
@@ -71,6 +74,19 @@ export function nameForm(ctx, { title, note = '', onDone }) {
         onclick: () => ctx.openAccount('login') }, t('account.to_login'))) : null);
 }
 
+/** The rulesets as a row of choices (their words are under "Regras da casa"), and the Aprenda page of the chosen. */
+function rulesetChoice(ctx, form, redraw) {
+  return h('fieldset', { class: 'rulesets' },
+    h('legend', {}, t('create.ruleset')),
+    h('div', { class: 'ruleset-pills' }, ctx.catalog.rulesets.map(({ name: id, label }) => h('label', {
+      class: `ruleset-choice${id === form.ruleset ? ' selected' : ''}`, testid: `ruleset-${id}` },
+    h('input', { type: 'radio', name: 'ruleset', value: id, checked: id === form.ruleset,
+      onchange: () => { form.ruleset = id; form.values = {}; ctx.setHelpRuleset(id); redraw(); } }),
+    h('span', { class: 'ruleset-name' }, pick(label))))),
+    h('p', { class: 'learn-ruleset' }, h('a', { href: learnHref(form.ruleset, getLang()), testid: 'lobby-learn' },
+      t('learn.ruleset', { name: rulesetLabel(ctx.catalog, form.ruleset) }))));
+}
+
 export function createHome(ctx) {
   const el = h('div', { class: 'home', testid: 'home' });
   const linked = linkedRequest(location.search, ctx.catalog.rulesets.map((r) => r.name));
@@ -78,6 +94,7 @@ export function createHome(ctx) {
   const names = {}; // the players of listed tables the socket does not follow (asked once each)
   const mineEl = h('section', { class: 'panel my-tables', testid: 'my-tables' });
   let destroyed = false;
+  form.houseOpen = false; // "Regras da casa" folded until opened
   form.open = false; // "Só por convite" (the default) or "Aberta" (listed): visibilityFieldset
   let strangers = null; // {quick, open}: made once there is a session (the open tables are polled)
   if (linked.ruleset || linked.lang) { // asked once: a reload or a language switch starts from a plain home
@@ -94,9 +111,8 @@ export function createHome(ctx) {
   async function loadMine() {
     if (!ctx.session()) return;
     await ctx.turns.refresh();
-    // whose turn at tables the socket does not follow: the names of the seats on turn (one small request each)
-    const ask = ctx.turns.mine().rows.slice(0, 12).filter((r) => r.status === 'playing' && r.on_turn !== null
-      && r.on_turn >= 0 && !r.my_turn && !r.names && !names[r.table_id]);
+    // who sits at the tables the socket does not follow (one small request each): the opponents, whose turn
+    const ask = ctx.turns.mine().rows.slice(0, 12).filter((r) => !r.names && !names[r.table_id]);
     await Promise.all(ask.map(async (r) => {
       try {
         const info = await api.table(r.table_id);
@@ -108,90 +124,6 @@ export function createHome(ctx) {
   const offTurns = ctx.turns.onChange(() => renderMine());
 
   let editingName = false;
-
-  function optionControl(o) {
-    const key = o.name;
-    const id = `opt-${key}`;
-    const current = key in form.values ? form.values[key] : optionDefault(rulesetOf(ctx.catalog, form.ruleset), key);
-    const set = (v) => { form.values[key] = v; if (key === 'teams') render(); };
-    const hint = o.hint ? h('small', { class: 'muted' }, pick(o.hint)) : null;
-    const kind = control(o);
-    if (kind === 'check') {
-      return h('label', { class: 'opt opt-check', for: id },
-        h('input', { id, type: 'checkbox', testid: id, checked: current === o.on,
-          onchange: (e) => set(e.target.checked ? o.on : o.off) }),
-        h('span', {}, pick(o.label)));
-    }
-    if (kind === 'number') {
-      return h('label', { class: 'opt opt-field', for: id },
-        h('span', { class: 'opt-name' }, pick(o.label)),
-        h('input', { id, type: 'number', min: String(o.min), step: '1', inputmode: 'numeric', testid: id,
-          value: form.values[key] ?? '', placeholder: t('create.default'),
-          oninput: (e) => set(e.target.value === '' ? null : Number(e.target.value)) }),
-        hint);
-    }
-    const values = o.values.map((x) => x.value);
-    return h('label', { class: 'opt opt-field', for: id },
-      h('span', { class: 'opt-name' }, pick(o.label)),
-      h('select', { id, testid: id, onchange: (e) => set(values[Number(e.target.value)]) },
-        values.map((v, i) => h('option', { value: String(i), selected: v === current }, valueText(o, v)))),
-      hint);
-  }
-
-  function createForm() {
-    const rs = rulesetOf(ctx.catalog, form.ruleset);
-    const { min, max } = rs.seats;
-    const teams = form.values.teams === true;
-    if (teams) form.seats = 4;
-    form.seats = Math.min(max, Math.max(min, form.seats));
-    const { main, house } = optionGroups(rs);
-    const submit = async (e) => {
-      e.preventDefault();
-      if (form.busy) return;
-      form.busy = true;
-      try {
-        const stake = stakeOf(form); // ⚔ chips per seat (0: not competitive)
-        const res = await api.createTable(form.ruleset, cleanOptions(rs, form.values), form.seats, form.watch,
-          { ...(stake ? { stake } : {}), ...(form.open ? { open: true } : {}) });
-        ctx.navigate(res.link || `/m/${res.table_id}?c=${res.invitation}`);
-      } catch (err) {
-        ctx.toast(errorText(err.code), 'error');
-      } finally {
-        form.busy = false;
-      }
-    };
-    const seatOptions = [];
-    for (let n = min; n <= max; n += 1) seatOptions.push(h('option', { value: String(n), selected: n === form.seats }, String(n)));
-    return h('form', { class: 'panel create-form', onsubmit: submit, testid: 'create-form' },
-      h('h2', {}, t('create.title')),
-      h('fieldset', { class: 'rulesets' },
-        h('legend', {}, t('create.ruleset')),
-        ctx.catalog.rulesets.map(({ name: id, label }) => h('label', { class: `ruleset-choice${id === form.ruleset ? ' selected' : ''}`, testid: `ruleset-${id}` },
-          h('input', { type: 'radio', name: 'ruleset', value: id, checked: id === form.ruleset,
-            onchange: () => { form.ruleset = id; form.values = {}; ctx.setHelpRuleset(id); render(); } }),
-          h('span', { class: 'ruleset-name' }, pick(label)),
-          h('span', { class: 'ruleset-desc' }, t(`rs.${id}.desc`)))),
-        h('p', { class: 'learn-ruleset' }, h('a', { href: learnHref(form.ruleset, getLang()), testid: 'lobby-learn' },
-          t('learn.ruleset', { name: rulesetLabel(ctx.catalog, form.ruleset) })))),
-      h('fieldset', { class: 'options' },
-        h('legend', {}, t('create.options')),
-        h('label', { class: 'opt opt-field', for: 'opt-seats' },
-          h('span', { class: 'opt-name' }, t('create.seats')),
-          h('select', { id: 'opt-seats', testid: 'opt-seats', disabled: teams,
-            onchange: (e) => { form.seats = Number(e.target.value); } }, seatOptions)),
-        main.map(optionControl),
-        house.length ? h('details', { class: 'house' },
-          h('summary', {}, t('create.house')),
-          house.map(optionControl)) : null,
-        h('label', { class: 'opt opt-check' },
-          h('input', { type: 'checkbox', testid: 'opt-watch', checked: form.watch,
-            onchange: (e) => { form.watch = e.target.checked; } }),
-          h('span', {}, t('create.watch')))),
-      visibilityFieldset(form), // "Só por convite" or "Aberta"
-      competitiveFieldset(ctx, form, render), // ⚔ Mesa competitiva and its stake
-      h('div', { class: 'row' },
-        h('button', { class: 'btn btn-primary btn-big', type: 'submit', testid: 'btn-create' }, t('create.submit'))));
-  }
 
   function notifyToggle() {
     const permission = notifyPermission();
@@ -217,6 +149,7 @@ export function createHome(ctx) {
       if (mineTurn) turn = t('mine.your_turn');
       else turn = t('mine.turn_of', { name: (r.names || names[r.table_id])?.[r.on_turn] || t('seat', { n: r.on_turn }) });
     }
+    const others = opponents(r.names || names[r.table_id], r.seat);
     return h('li', { class: `my-table${mineTurn ? ' my-turn' : ''}`, testid: `my-table-${r.table_id}`,
       'data-my-turn': mineTurn ? 'true' : 'false' },
     h('a', { href: `/m/${r.table_id}`, 'data-link': true, class: 'my-table-link', 'data-focus': `mine-${r.table_id}` },
@@ -224,6 +157,7 @@ export function createHome(ctx) {
       h('span', { class: 'my-table-rs' }, rulesetLabel(ctx.catalog, r.ruleset)),
       h('span', { class: `status status-${r.status}` }, t(`status.${r.status}`)),
       turn ? h('span', { class: 'my-table-turn', testid: 'my-table-turn' }, turn) : null,
+      others.length ? h('span', { class: 'my-table-with', testid: 'my-table-with' }, t('mine.with', { names: others.join(', ') })) : null,
       r.unread ? h('span', { class: 'tag tag-unread', testid: 'my-table-unread', title: t('mine.unread', { n: r.unread }) },
         '💬 ', String(r.unread), h('span', { class: 'sr-only' }, ` ${t('mine.unread', { n: r.unread })}`)) : null,
       h('span', { class: 'muted my-table-time' }, r.last_move_at ? timeAgo(r.last_move_at) : '')));
@@ -282,8 +216,9 @@ export function createHome(ctx) {
         h('h1', {}, t('name.hello', { name: s.name })),
         h('button', { class: 'btn btn-small btn-ghost', type: 'button', testid: 'btn-change-name',
           onclick: () => { editingName = true; render(); } }, t('name.change'))),
-      h('div', { class: 'home-play' }, strangers.quick.formEl, strangers.open.el),
-      h('div', { class: 'home-grid' }, createForm(), h('div', { class: 'home-side' }, mineEl, joinByLink())));
+      h('div', { class: 'home-grid' },
+        h('div', { class: 'home-play' }, strangers.quick.formEl, createTableForm(ctx, form, render, rulesetChoice(ctx, form, render))),
+        h('div', { class: 'home-side' }, mineEl, strangers.open.el, joinByLink())));
   }
 
   if (ctx.session()) loadMine();

@@ -4,6 +4,7 @@
 // about for 20 s is dropped) and goes to the table once matched; after 30 s it offers "Completar com
 // robôs" (the ticket taken back, a table made with the same choices, bots seated, started: a training
 // table). The ticket is taken back when the player cancels, leaves the page or goes to another screen.
+// "Jogar contra robôs" makes that training table at once, with no ticket.
 // The controller (QuickMatch) touches no DOM: node-tested with a fake API.
 
 import { api as realApi } from './api.js';
@@ -176,6 +177,19 @@ export class QuickMatch {
       return;
     }
     this.ticket = null;
+    await this._botTable(run, choice);
+  }
+
+  /** "Jogar contra robôs": one tap, no ticket — a training table with these choices, bots, started. */
+  async playBots(choice) {
+    if (this.active) return;
+    this.run += 1;
+    Object.assign(this, { choice, since: this.now(), error: null, ticket: null, tableId: null });
+    this._set('filling');
+    await this._botTable(this.run, choice);
+  }
+
+  async _botTable(run, choice) {
     let tableId;
     try {
       tableId = (await this.api.createTable(choice.ruleset, botTableOptions(choice.turn_seconds), choice.seats)).table_id;
@@ -270,7 +284,10 @@ export function createQuickMatch(ctx, { preferred = null, onChange = () => {} } 
         QUICK_SPEEDS.map((s) => h('option', { value: String(s), selected: s === choice.turn_seconds },
           speedText(ctx.catalog, choice.ruleset, s))))),
         h('button', { class: 'btn btn-primary btn-big quick-go', type: 'submit', testid: 'btn-quick', 'data-focus': 'q-go',
-          disabled: qm.active }, t('quick.go')))));
+          disabled: qm.active }, t('quick.go')),
+        h('button', { class: 'btn btn-accent btn-big quick-bots', type: 'button', testid: 'btn-play-bots', 'data-focus': 'q-bots-now',
+          disabled: qm.active, onclick: () => { saveChoice(choice); qm.playBots({ ...choice }); } },
+        h('span', { 'aria-hidden': 'true' }, '🤖'), t('quick.play_bots')))));
   }
 
   function drawWaiting() {

@@ -15,6 +15,7 @@ import { renderAutoMode } from './table/automatic.js';
 import { animate, captureRects, celebrateMatch, revealRound } from './table/animate.js';
 import { renderCentre, renderTurn, timerText } from './table/centre.js';
 import { buildChat, renderChatFrame, renderChatLog } from './table/chat.js';
+import { tableReactions } from './table/reactions.js';
 import { renderChooser, renderCompanion } from './table/chooser.js';
 import { renderHand } from './table/hand.js';
 import { renderHead } from './table/head.js';
@@ -46,6 +47,8 @@ export function createTableScreen(ctx, tableId, invitation) {
   let timerId = 0;
   const listeners = [];
   const sounds = tableSounds(playSound); // the moves heard live, not the past a subscription catches up
+  const reactionLayer = h('div', { class: 'reaction-layer', 'aria-live': 'polite' });
+  const reactions = tableReactions(reactionLayer, (seat) => st.info?.players?.[seat]?.name ?? t('seat', { n: seat }), playSound);
 
   const update = (patch) => { st = { ...st, ...patch }; };
   const set = (patch) => { update(patch); render(); };
@@ -61,6 +64,7 @@ export function createTableScreen(ctx, tableId, invitation) {
   function subscribe() {
     if (!ctx.session()) return;
     sounds.subscribed();
+    reactions.subscribed();
     ctx.conn.start();
     ctx.conn.subscribe(tableId, { seq: st.seq, hasPicture: !!st.info });
   }
@@ -71,6 +75,7 @@ export function createTableScreen(ctx, tableId, invitation) {
     const before = st;
     st = reduceFrame(st, frame);
     sounds.heard(before, st, frame);
+    if (frame.type === 'chat') reactions.heard(before.chat, st.chat);
     if (st === before) return;
     if (frame.type === 'chat') {
       if (regions) renderChatLog(regions.chat, st.chat, mySeat(st));
@@ -89,7 +94,7 @@ export function createTableScreen(ctx, tableId, invitation) {
     celebrateMatch(el, before.info, st.info, mySeat(st));
   }
   for (const type of ['state', 'events', 'chat', 'error']) on(type, onFrame);
-  on('status', (e) => { if (e.detail === 'open') sounds.subscribed(); }); // every table subscribed again
+  on('status', (e) => { if (e.detail === 'open') { sounds.subscribed(); reactions.subscribed(); } }); // every table subscribed again
 
   // -- acting
 
@@ -188,6 +193,11 @@ export function createTableScreen(ctx, tableId, invitation) {
     }
   }
 
+  async function sendReaction(reaction) {
+    const ack = await ctx.conn.command(tableId, { chat: { reaction } });
+    if (!ack.ok) ctx.refusal(ack);
+  }
+
   async function sendChat(text, input) {
     const ack = await ctx.conn.command(tableId, { chat: { text } });
     if (ack.ok) input.value = '';
@@ -211,7 +221,7 @@ export function createTableScreen(ctx, tableId, invitation) {
   }
 
   function build() {
-    const chat = buildChat(sendChat);
+    const chat = buildChat(sendChat, sendReaction);
     const log = buildLog();
     const scores = h('section', { class: 'panel scoreboard', testid: 'scoreboard' });
     regions = {
@@ -224,7 +234,7 @@ export function createTableScreen(ctx, tableId, invitation) {
       menu: h('div', { class: 'table-menu' }),
     };
     const main = h('div', { class: 'table-main' }, regions.notice, regions.lobby, regions.game);
-    mount(el, regions.head, h('div', { class: 'table-layout' }, main, regions.side), regions.menu);
+    mount(el, regions.head, h('div', { class: 'table-layout' }, main, regions.side), regions.menu, reactionLayer);
     shownMenu = '';
   }
 

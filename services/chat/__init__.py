@@ -11,9 +11,14 @@ stored) or a ``Refusal``:
 ``not_seated``      the actor has no seat at the table (spectators and strangers read only)
 ``empty``           nothing left once control characters are stripped
 ``too_long``        more than 300 characters (``MAUMAU_CHAT_MAX_CHARS``)
+``bad_reaction``    a reaction that is none of ``REACTIONS``, or a reaction with a text
 ``too_fast``        more than 5 lines in 10 s by one player at one table (``MAUMAU_CHAT_RATE``)
 ``unavailable``     an internal failure; nothing was stored, the line may be sent again
 ==================  ====================================================================
+
+A reaction is a line too: the command's ``reaction`` (one of ``REACTIONS``: applause, laughter…)
+instead of a text, stored with the seat and name like any line and counted in the same rate
+limit; the client shows it as the reaction's picture and sound.
 
 Membership comes from the table's event stream (``TABLES``), folded with the table
 service's own ``evolve`` and caught up before every line. The line's seat and name are the
@@ -33,3 +38,6 @@ gets), published with ``Nats-Msg-Id`` = the command id so a re-sent line is stor
 ``services.chat.store.history(js, table_id)`` returns the last ≤100 lines, oldest first;
 live lines are the messages on ``chat.<table_id>``.
 """
+
+# The shared reactions a seated player may send (the client draws each with its emoji and sound)
+REACTIONS = frozenset({"aplausos", "risos", "uau", "amei", "ops", "boa"})

@@ -21,7 +21,7 @@ from cachetools import LRUCache
 from nats.js import JetStreamContext
 
 from maumau.v1 import chat_pb2, table_pb2
-from services.chat import store
+from services.chat import REACTIONS, store
 from services.chat.seating import seatings
 from services.chat.text import clean
 from services.eventlog.direct import StaleRead
@@ -102,14 +102,12 @@ class ChatService(CommandService[chat_pb2.ChatCommand, chat_pb2.ChatReply]):
     def concurrency(self) -> int:
         return self.settings.concurrency
 
-    async def decide(self, cmd: chat_pb2.ChatCommand) -> chat_pb2.ChatReply:
-        return chat_pb2.ChatReply(posted=await self._post(cmd))
-
-    async def _post(self, cmd: chat_pb2.ChatCommand) -> chat_pb2.ChatPosted:
-        posted = self.recent.get((cmd.table_id, cmd.command_id))
-        if posted is not None:
-            self.stats["duplicates"] += 1
-            return posted
+    def _text(self, cmd: chat_pb2.ChatCommand) -> str:
+        """The line's text as stored ("" for a reaction), or the refusal of what may not be said."""
+        if cmd.reaction:
+            if cmd.reaction not in REACTIONS or cmd.text:
+                raise Refused(Code.BAD_REACTION, f"a reaction is one of {sorted(REACTIONS)}, without a text")
+            return ""
         limit = self.settings.max_chars
         if len(cmd.text) > 4 * limit:  # not worth cleaning
             raise Refused(Code.TOO_LONG, f"a line has at most {limit} characters")
@@ -118,6 +116,17 @@ class ChatService(CommandService[chat_pb2.ChatCommand, chat_pb2.ChatReply]):
             raise Refused(Code.EMPTY, "the line has nothing to say")
         if len(text) > limit:
             raise Refused(Code.TOO_LONG, f"a line has at most {limit} characters")
+        return text
+
+    async def decide(self, cmd: chat_pb2.ChatCommand) -> chat_pb2.ChatReply:
+        return chat_pb2.ChatReply(posted=await self._post(cmd))
+
+    async def _post(self, cmd: chat_pb2.ChatCommand) -> chat_pb2.ChatPosted:
+        posted = self.recent.get((cmd.table_id, cmd.command_id))
+        if posted is not None:
+            self.stats["duplicates"] += 1
+            return posted
+        text = self._text(cmd)
         t = await self.seatings.get(cmd.table_id)
         if not t.exists or t.seat_of(cmd.actor) < 0:  # maybe just made, or just joined: as the leader has it
             await self.seatings.fast_forward_to_leader(t)
@@ -133,7 +142,7 @@ class ChatService(CommandService[chat_pb2.ChatCommand, chat_pb2.ChatReply]):
             raise Refused(Code.TOO_FAST,
                           f"at most {s.rate_count} lines every {s.rate_seconds:g} seconds; wait a moment")
         line = chat_pb2.ChatLine(table_id=cmd.table_id, seat=seat, name=t.names[seat] or cmd.actor_name,
-                                 text=text, command_id=cmd.command_id)
+                                 text=text, command_id=cmd.command_id, reaction=cmd.reaction)
         line.time.FromNanoseconds(int(now * 1e9))
         try:
             seq, duplicate = await store.append(self.js, line, tracing.inject())

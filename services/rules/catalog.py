@@ -21,6 +21,11 @@ the data they label. The description is pure data, the same for everyone.
 False
 >>> rs["classic32"]["points"]["JH"], rs["candeias"]["points"]["KD"], rs["colors108"]["points"]["W+4"]
 (20, 13, 50)
+>>> rs["classic32"]["effects"]["7"]["pt-BR"], rs["classic32"]["option_effects"]["nine_draws"]["3"]["9"]["pt-BR"]
+('+2', '+3')
+>>> changes = rs["classic52"]["option_effects"]
+>>> changes["ace"]["skip_all"]["A"]["en"], changes["seven_draws"]["0"]
+('Play again', {'7': None})
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ import functools
 from typing import Any
 
 from services.rules import rulesets
+from services.rules.effects import card_effects, option_effects
 from services.rules.rulesets import RULESETS, OptionError, Ruleset
 from services.rules.state import State
 
@@ -218,6 +224,9 @@ def describe(cls: type[Ruleset]) -> dict[str, Any]:
         "rounds": getattr(cls, "rounds", None),
         # the deck without options is the largest (classic52's 32-card option deals a part of it)
         "points": {rs.family.name(c): rs.card_points(c) for c in sorted(set(rs.deck(cls.max_seats)))},
+        # what each special card does, printed on it: by kind (``7``, ``J``, ``+2``, ``W+4``), then what options change
+        "effects": card_effects(rs),
+        "option_effects": option_effects(cls, options),
     }
 
 

@@ -30,6 +30,7 @@ class Code(StrEnum):
     BAD_OPTIONS = "bad_options"
     BAD_ORIGIN = "bad_origin"
     BAD_PASSWORD = "bad_password"
+    BAD_REACTION = "bad_reaction"
     BAD_REQUEST = "bad_request"
     BAD_SEAT = "bad_seat"
     BAD_VERDICT = "bad_verdict"

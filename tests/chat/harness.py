@@ -29,6 +29,12 @@ class ChatPlatform:
         reply = await self.tables.client.request(chat_command(table_id), cmd.SerializeToString(), timeout=10)
         return chat_pb2.ChatReply.FromString(reply.data)
 
+    async def react(self, table_id: str, actor: str, reaction: str, text: str = "") -> chat_pb2.ChatReply:
+        cmd = chat_pb2.ChatCommand(command_id=uuid.uuid4().hex, table_id=table_id, actor=actor, reaction=reaction,
+                                   text=text)
+        reply = await self.tables.client.request(chat_command(table_id), cmd.SerializeToString(), timeout=10)
+        return chat_pb2.ChatReply.FromString(reply.data)
+
     async def history(self, table_id: str) -> list[chat_pb2.ChatLine]:
         return await store.history(self.tables.client.jetstream(), table_id)
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
 import uuid
+from pathlib import Path
 
 from maumau.v1 import chat_pb2, table_pb2
+from services.chat import REACTIONS
 from services.chat.service import ChatService, Settings
 from services.table.store import EventStore
 from tests.chat.harness import chat_platform, code
@@ -152,3 +155,42 @@ async def test_a_line_resent_to_another_replica_is_stored_once_and_not_counted_a
         history = await c.history(tid)
     assert again.posted == first.posted and other.stats["duplicates"] == 1
     assert code(fresh) == "posted" and [h.text for h in history] == ["oi", "e agora?"]
+
+
+async def test_a_reaction_is_stored_as_a_line_with_the_seat_and_no_text(nats_url: str) -> None:
+    async with chat_platform(nats_url) as c:
+        tid = await c.lobby("bob")
+        reply = await c.react(tid, "bob", "aplausos")
+        history = await c.history(tid)
+    assert code(reply) == "posted"
+    assert [(h.seat, h.name, h.text, h.reaction) for h in history] == [(1, "Bob", "", "aplausos")]
+
+
+async def test_an_unknown_reaction_or_one_with_a_text_is_refused(nats_url: str) -> None:
+    async with chat_platform(nats_url) as c:
+        tid = await c.lobby("bob")
+        unknown = await c.react(tid, "bob", "<script>")
+        with_text = await c.react(tid, "bob", "risos", text="kkk")
+        history = await c.history(tid)
+    assert code(unknown) == code(with_text) == "bad_reaction" and history == []
+
+
+async def test_reactions_count_in_the_chat_rate_limit(nats_url: str) -> None:
+    async with chat_platform(nats_url) as c:
+        tid = await c.lobby("bob")
+        replies = [await c.react(tid, "bob", "risos") for _ in range(5)]
+        sixth = await c.say(tid, "bob", "e agora?")
+    assert [code(r) for r in replies] == ["posted"] * 5 and code(sixth) == "too_fast"
+
+
+async def test_a_spectator_may_not_react(nats_url: str) -> None:
+    async with chat_platform(nats_url) as c:
+        tid = await c.lobby("bob")
+        reply = await c.react(tid, "carol", "uau")
+    assert code(reply) == "not_seated"
+
+
+def test_the_web_client_offers_exactly_the_reactions_the_service_takes() -> None:
+    client = (Path(__file__).resolve().parents[2] / "gateway/static/table/reactions.js").read_text()
+    offered = set(re.findall(r"\{ id: '([a-z]+)', emoji:", client))
+    assert offered == REACTIONS

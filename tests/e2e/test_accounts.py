@@ -35,7 +35,7 @@ async def test_a_guest_keeps_its_seat_in_an_account_and_finds_it_on_another_devi
     table_id = rita.table_id
     await expect(rita.by("account-tools").get_by_role("button", name="Entrar")).to_be_visible()
 
-    await rita.by("btn-register").click()
+    await (await rita.header("btn-register")).click()
     await expect(rita.by("account-dialog")).to_be_visible()
     await expect(rita.page.locator("#account-name")).to_have_value(name)  # the guest's name, offered
     await expect(rita.by("account-dialog")).to_contain_text("As mesas em que")
@@ -62,7 +62,7 @@ async def test_a_guest_keeps_its_seat_in_an_account_and_finds_it_on_another_devi
     await phone.page.goto("/")
     await expect(phone.by("btn-login")).to_be_visible()
     await expect(phone.by("btn-register")).to_have_text("Criar conta")
-    await phone.by("btn-register").click()
+    await (await phone.header("btn-register")).click()
     await fill_account(phone, name.upper(), PASSWORD)
     await expect(phone.by("account-error")).to_have_text("Esse nome já é de outra pessoa: escolha outro")
     await phone.by("account-switch").click()
@@ -85,7 +85,7 @@ async def test_a_guest_keeps_its_seat_in_an_account_and_finds_it_on_another_devi
     assert await phone.page.evaluate("() => localStorage.getItem('mm.token')") is None  # no guest made here
 
     # signing out: the header offers the ways in again, and this device is nobody
-    await phone.by("btn-logout").click()
+    await (await phone.header("btn-logout")).click()
     await expect(phone.by("btn-login")).to_have_text("Entrar")
     await expect(phone.by("account-tools").get_by_test_id("account-user")).to_have_count(0)
     await expect(phone.by("name-form")).to_be_visible()
@@ -116,7 +116,7 @@ async def test_a_guest_is_offered_an_account_when_its_match_ends(players: Player
     other_tab = await tiago.context.new_page()
     await other_tab.goto("/")
     await expect(other_tab.get_by_test_id("account-user")).to_have_text(name)
-    await tiago.by("btn-logout").click()
+    await (await tiago.header("btn-logout")).click()
     await expect(tiago.by("btn-login")).to_have_text("Entrar")
     await expect(other_tab.get_by_test_id("btn-login")).to_have_text("Entrar")  # the cookie is the browser's
     await expect(tiago.by("account-offer")).to_be_visible()  # a guest again: this device's own
@@ -128,7 +128,7 @@ async def test_a_session_ended_elsewhere_returns_the_page_to_the_ways_in(players
     gone = (r"status of 401",)  # GET /api/me, asked once the session is over
     caio = await players.open(name, allowed_console=gone)
     await caio.page.goto("/")
-    await caio.by("btn-register").click()  # from nothing: no guest on this device
+    await (await caio.header("btn-register")).click()  # from nothing: no guest on this device
     await fill_account(caio, name, PASSWORD)
     await expect(caio.by("account-user")).to_have_text(name)
     await caio.create_table("classic32", seats=2)

@@ -19,7 +19,7 @@ async def test_from_the_header_to_a_page_its_quiz_and_its_table(players: Players
     page = ana.page
     await page.goto("/")
     await expect(ana.by("name-form")).to_be_visible()
-    await ana.by("learn-link").click()  # the header's "Aprenda"
+    await (await ana.header("learn-link")).click()  # the header's "Aprenda"
     await expect(ana.by("aprenda-index")).to_be_visible()
     await expect(page.locator("html")).to_have_attribute("lang", "pt-BR")
     await ana.by("learn-candeias").click()

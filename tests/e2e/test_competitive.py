@@ -100,6 +100,7 @@ async def test_a_competitive_match_given_up_penalises_the_leaver_and_moves_xp_an
     await gil.enter()
     await expect(gil.by("opt-competitive")).to_be_disabled()
     await expect(gil.by("competitive-guest")).to_contain_text("só para quem tem conta")
+    await gil.open_house_rules()  # the competitive block is among the folded options
     await expect(gil.by("btn-competitive-register")).to_be_visible()
     await fits(gil, "the home screen")
 
@@ -107,6 +108,7 @@ async def test_a_competitive_match_given_up_penalises_the_leaver_and_moves_xp_an
     await vera.page.goto("/")
     await vera.by("ruleset-classic32").click()
     await vera.by("opt-seats").select_option("2")
+    await vera.open_house_rules()
     competitive = vera.by("competitive")
     await expect(competitive).to_contain_text("Mesa competitiva ⚔")
     await expect(competitive).to_contain_text("nenhum robô")
@@ -181,7 +183,7 @@ async def test_a_competitive_match_given_up_penalises_the_leaver_and_moves_xp_an
     await davi.shot("competitive-4-penalised-phone")
 
     # the ranking: Vitórias / XP, the XP kept in the address; both rows, the leaver's below zero
-    await vera.by("ranking-link").click()
+    await (await vera.header("ranking-link")).click()
     await expect(vera.by("ranking-by-wins")).to_have_attribute("aria-current", "page")
     await expect(vera.by("ranking-by")).to_have_text(re.compile("Vitórias.*XP"))
     await vera.by("ranking-by-xp").click()
@@ -237,11 +239,11 @@ async def test_a_competitive_match_given_up_penalises_the_leaver_and_moves_xp_an
     await expect(davi.by("profile-name-title")).to_have_text(davi.name)
 
     # in English too
-    await davi.by("btn-lang").click()
+    await (await davi.header("btn-lang")).click()
     await expect(davi.by("profile-chips")).to_have_text("🪙 950 chips")
     await expect(match.get_by_test_id("history-chips")).to_have_text("−50 chips")
     await davi.page.goto(f"/m/{table_id}")
     await expect(davi.by("table-stake")).to_have_text("⚔ 50 chips", timeout=STEP_TIMEOUT_MS)
     await expect(davi.by("penalty-outcome")).to_have_text("You were penalised for leaving: 10 XP more lost.")
-    await davi.by("btn-lang").click()
+    await (await davi.header("btn-lang")).click()
     players.assert_no_console_errors()

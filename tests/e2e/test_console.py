@@ -37,9 +37,9 @@ async def test_no_console_errors_on_any_screen(players: Players) -> None:
     await expect(tutorial).to_have_count(0)
 
     # English and back
-    await ana.by("btn-lang").click()
+    await (await ana.header("btn-lang")).click()
     await expect(ana.by("btn-create")).to_have_text("CREATE TABLE")
-    await ana.by("btn-lang").click()
+    await (await ana.header("btn-lang")).click()
     await expect(ana.by("btn-create")).to_have_text("CRIAR MESA")
 
     # a table: its lobby, the game, a few moves, another deck design, the list of my tables
@@ -57,13 +57,13 @@ async def test_no_console_errors_on_any_screen(players: Players) -> None:
     for design in range(await ana.by("deck-design").locator("option").count()):  # every deck design
         await ana.by("deck-design").select_option(index=design)
         await expect(ana.by("game")).to_be_visible()
-    await ana.by("btn-lang").click()  # the table in English, its help, and back
+    await (await ana.header("btn-lang")).click()  # the table in English, its help, and back
     await expect(ana.by("btn-giveup")).to_have_text("GIVE UP")
     await ana.by("btn-help").click()
     await expect(ana.by("tutorial")).to_be_visible()
     await ana.by("tutorial-close").click()
     await expect(ana.by("tutorial")).to_have_count(0)
-    await ana.by("btn-lang").click()
+    await (await ana.header("btn-lang")).click()
     await expect(ana.by("btn-giveup")).to_have_text("DESISTIR")
     # someone without the invitation, at the same table
     vera = await players.open("Vera")

@@ -28,8 +28,8 @@ async def host_with(player: Player, ruleset: str, options: list[str], *, seats: 
     await player.page.goto("/")
     await player.enter()
     await player.by(f"ruleset-{ruleset}").click()
-    if options:  # the house rules are folded
-        await player.page.locator("details.house > summary").click()
+    if options or target_points is not None:  # the options are folded behind "Regras da casa"
+        await player.open_house_rules()
     for name in options:
         box = player.by(f"opt-{name}")
         await box.check()

@@ -132,7 +132,7 @@ async def test_a_ticket_is_taken_back_and_the_bots_come_after_30_s(players: Play
     await carla.by("btn-quick").click()
     await expect(carla.by("quick-searching")).to_be_visible()
     await given_count(given, 2)
-    await carla.by("ranking-link").click()
+    await (await carla.header("ranking-link")).click()
     await expect(carla.by("ranking-page")).to_be_visible()
     await taken_back(carla, given[1])
     await carla.page.go_back()
@@ -168,6 +168,7 @@ async def test_an_open_table_is_listed_and_joined_with_one_tap(players: Players)
     await ana.enter()
     await ana.by("ruleset-classic32").click()
     await ana.by("opt-seats").select_option("3")
+    await ana.open_house_rules()  # who may sit is among the folded options
     await expect(ana.by("visibility-invite").locator("input")).to_be_checked()  # "Só por convite" unless chosen
     await ana.by("visibility-open").click()
     await expect(ana.by("visibility-open").locator("input")).to_be_checked()

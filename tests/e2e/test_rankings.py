@@ -33,7 +33,7 @@ PROJECTED_S = 20  # the projector writes a finished match's rows a moment after 
 async def register(player: Player) -> None:
     """From an empty device: Criar conta, name and password, signed in."""
     await player.page.goto("/")
-    await player.by("btn-register").click()
+    await (await player.header("btn-register")).click()
     await player.by("account-name").fill(player.name)
     await player.by("account-password").fill(PASSWORD)
     await player.by("account-submit").click()
@@ -73,7 +73,7 @@ async def test_an_official_match_moves_the_ranking_and_shows_in_the_profiles(pla
     await register(davi)
 
     # before: the ranking, from the header on a phone (OFICIAL and Hoje unless asked otherwise)
-    await davi.by("ranking-link").click()
+    await (await davi.header("ranking-link")).click()
     await expect(davi.page).to_have_url(re.compile(r"/ranking\?regra=classic32&modo=oficial&periodo=hoje$"))
     await expect(davi.by("ranking-page").get_by_role("heading", name="Ranking", exact=True)).to_be_visible()
     await expect(davi.by("ranking-category-official")).to_have_attribute("aria-current", "page")
@@ -116,7 +116,7 @@ async def test_an_official_match_moves_the_ranking_and_shows_in_the_profiles(pla
     await expect(vera.by("avatar-coroa")).to_have_class(re.compile(r"\bselected\b"))
 
     # the ranking moved: the winner first under OFICIAL / Hoje, with the avatar chosen, for both
-    await vera.by("ranking-link").click()
+    await (await vera.header("ranking-link")).click()
     await ranking_row_until(vera, vera.name, avatar="coroa")
     row = vera.by("ranking-row").filter(has=vera.page.get_by_role("link", name=vera.name, exact=True))
     await expect(row.get_by_test_id("ranking-position")).to_have_text("1º")
@@ -168,14 +168,14 @@ async def test_an_official_match_moves_the_ranking_and_shows_in_the_profiles(pla
     # the pages have addresses: a reload of a profile and of a ranking shows them again, in English too
     await vera.page.goto(f"/jogador/{vera.name.upper()}")
     await expect(vera.by("profile-name-title")).to_have_text(vera.name)  # the name as its account spells it
-    await vera.by("btn-lang").click()
+    await (await vera.header("btn-lang")).click()
     await expect(vera.by("profile-stats")).to_contain_text("Win rate")
     await expect(vera.by("stats-classic32-official")).to_contain_text("👥 OFFICIAL")
     await vera.shot("rankings-7-own-profile-desktop-en")
     await vera.page.goto("/ranking?regra=classic32&modo=oficial&periodo=historico")
     await expect(vera.by("ranking-period-all")).to_have_text("All time")
     await expect(vera.by("ranking-period-all")).to_have_attribute("aria-current", "page")
-    await vera.by("btn-lang").click()
+    await (await vera.header("btn-lang")).click()
     await expect(vera.by("ranking-period-all")).to_have_text("Histórico")
     players.assert_no_console_errors()
 
@@ -200,7 +200,7 @@ async def test_a_guest_training_match_offers_an_account_that_can_wait(players: P
     await expect(lia.by("account-offer")).to_have_count(0)
 
     # a guest is not ranked: the ranking says so and offers the account
-    await lia.by("ranking-link").click()
+    await (await lia.header("ranking-link")).click()
     await expect(lia.by("ranking-accounts-only")).to_contain_text("Só quem tem conta entra no ranking")
     await expect(lia.by("ranking-accounts-only").get_by_role("button", name="Criar conta")).to_be_visible()
     players.assert_no_console_errors()

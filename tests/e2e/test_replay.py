@@ -95,10 +95,10 @@ async def test_a_finished_match_replays_step_by_step(players: Players) -> None:
     await rita.shot("replay-2-end")
 
     # in English
-    await rita.by("btn-lang").click()
+    await (await rita.header("btn-lang")).click()
     await expect(rita.by("replay-position")).to_have_text(f"Move {total} of {total}")
     await expect(rita.by("replay-play")).to_contain_text("Play")
-    await rita.by("btn-lang").click()
+    await (await rita.header("btn-lang")).click()
 
     # someone else, on a phone: a spectator's replay, no hand
     gil = await players.open(f"Gil {tag}", phone=True)

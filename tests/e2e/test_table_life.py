@@ -24,6 +24,8 @@ async def create_with(player: Player, ruleset: str, options: list[str], seats: i
     await player.page.goto("/")
     await player.enter()
     await player.by(f"ruleset-{ruleset}").click()
+    if options:  # folded behind "Regras da casa"
+        await player.open_house_rules()
     for name in options:
         box = player.by(f"opt-{name}")
         await box.check()

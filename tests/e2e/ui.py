@@ -151,12 +151,29 @@ class Player:
         await self.by("btn-name").click()
         await expect(self.by("name-form")).to_have_count(0)
 
+    async def header(self, testid: str) -> Locator:
+        """A tool of the top bar: on a phone the less used ones are behind its menu (☰), opened first."""
+        item = self.by(testid)
+        await expect(self.by("btn-help")).to_be_visible()  # the bar is drawn (its "?" is never folded)
+        if not await item.is_visible() and await self.by("btn-more").is_visible():
+            await self.by("btn-more").click()
+            await expect(item).to_be_visible()
+        return item
+
+    async def open_house_rules(self) -> None:
+        """The create form's options, folded behind "Regras da casa": opened (once)."""
+        rules = self.by("house-rules")
+        if await rules.get_attribute("open") is None:
+            await self.by("house-rules-toggle").click()
+        await expect(rules).to_have_attribute("open", "")
+
     async def create_table(self, ruleset: str = "classic32", seats: int = 2, target_points: int | None = None) -> str:
         """From the home screen: choose the ruleset, the seats (and the goal), create; returns the link shown."""
         await self.by(f"ruleset-{ruleset}").click()
         await expect(self.by(f"ruleset-{ruleset}").locator("input")).to_be_checked()
         await self.by("opt-seats").select_option(str(seats))
         if target_points is not None:
+            await self.open_house_rules()
             await self.by("opt-target_points").fill(str(target_points))
         await self.by("btn-create").click()
         link = self.by("invite-link")

@@ -78,6 +78,22 @@ async def test_chat_reaches_everyone_at_the_table(nats_url: str, tmp_path: Path)
     assert said["ok"] and line["lines"][0]["text"] == "<b>boa sorte</b>" and line["lines"][0]["seat"] == 0
 
 
+async def test_a_reaction_reaches_everyone_at_the_table_as_a_chat_line(nats_url: str, tmp_path: Path) -> None:
+    async with gateways(nats_url, tmp_path) as g:
+        alice, bob = await g.client("Ana"), await g.client("Bia")
+        tid = await _table_for_two(g, alice, bob)
+        for c in (alice, bob):
+            await c.connect()
+            await c.send({"type": "subscribe", "table": tid})
+            await c.wait(lambda f: f.get("type") == "chat")
+        reacted = await bob.command(tid, {"chat": {"reaction": "aplausos"}})
+        line = await alice.wait(lambda f: f.get("type") == "chat" and f["lines"])
+        await alice.close()
+        await bob.close()
+    assert reacted["ok"] and line["lines"][0]["reaction"] == "aplausos" and line["lines"][0]["seat"] == 1
+    assert line["lines"][0]["text"] == ""
+
+
 async def test_a_reconnecting_client_gets_what_it_missed(nats_url: str, tmp_path: Path) -> None:
     async with gateways(nats_url, tmp_path) as g:
         alice, bob = await g.client("Ana"), await g.client("Bia")

@@ -73,4 +73,5 @@ export const enErrors = {
   'err.dispute_exists': 'This report was sent already',
   'err.no_signing_key': 'This platform does not sign its records',
   'err.rule_error': 'The rules do not allow that move',
+  'err.bad_reaction': 'There is no such reaction',
 };

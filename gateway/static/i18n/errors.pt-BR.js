@@ -73,4 +73,5 @@ export const ptErrors = {
   'err.dispute_exists': 'Esse relato já foi enviado',
   'err.no_signing_key': 'Esta plataforma não assina os registros',
   'err.rule_error': 'As regras não permitem essa jogada',
+  'err.bad_reaction': 'Essa reação não existe',
 };

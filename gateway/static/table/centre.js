@@ -2,7 +2,7 @@
 // direction; and the turn bar under it (whose turn, the timer, the last thing that happened).
 
 import { backSVG, cardSVG, COLOURS, parseCard, suitSVG } from '../cards.js';
-import { turnsClockwise } from '../catalog.js';
+import { cardEffect, turnsClockwise } from '../catalog.js';
 import { h } from '../dom.js';
 import { cardLabel, suitText, t } from '../i18n.js';
 import { formatEntry } from './eventlog.js';
@@ -34,7 +34,7 @@ export function renderCentre(p) {
   h('span', { class: 'stock-count', testid: 'stock-count' }, String(v.stock)));
   const pile = h('div', { class: 'pile', 'aria-label': t('table.pile') },
     h('div', { class: 'card-face pile-top', testid: 'pile-top', 'data-card': top || '', role: 'img',
-      'aria-label': t('table.top', { card: cardLabel(top) }), html: top ? cardSVG(top, p.design) : '' }));
+      'aria-label': t('table.top', { card: cardLabel(top) }), html: top ? cardSVG(top, p.design, { effect: cardEffect(p.rs, info.options, top) }) : '' }));
   const pending = v.pending_draw > 0
     ? h('div', { class: 'pending', testid: 'pending-draw' }, t('table.pending', { n: v.pending_draw })) : null;
   // clockwise seen from above: the next player sits at one's left; counter-clockwise, at one's right

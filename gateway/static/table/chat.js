@@ -3,9 +3,10 @@
 
 import { h, mount } from '../dom.js';
 import { t } from '../i18n.js';
+import { reactionBar, reactionText } from './reactions.js';
 
-/** The panel's elements; `onSend(text, input)` sends a line. */
-export function buildChat(onSend) {
+/** The panel's elements; `onSend(text, input)` sends a line, `onReact(id)` a reaction. */
+export function buildChat(onSend, onReact) {
   const input = h('input', { type: 'text', id: 'chat-input', testid: 'chat-input', maxlength: '300', autocomplete: 'off' });
   const send = h('button', { class: 'btn', type: 'submit', testid: 'chat-send' });
   const form = h('form', { class: 'chat-form', onsubmit: (e) => {
@@ -16,8 +17,9 @@ export function buildChat(onSend) {
   const log = h('ol', { class: 'chat-log', testid: 'chat-log', 'aria-live': 'polite' });
   const note = h('p', { class: 'muted chat-readonly', testid: 'chat-readonly' });
   const title = h('h3', { class: 'chat-title' });
-  const el = h('section', { class: 'panel chat-panel', testid: 'chat' }, title, log, form, note);
-  return { el, title, input, send, form, log, note };
+  const reactions = h('div', { class: 'chat-reactions' });
+  const el = h('section', { class: 'panel chat-panel', testid: 'chat' }, title, reactions, log, form, note);
+  return { el, title, input, send, form, log, note, reactions, onReact };
 }
 
 /** The panel's words and whether this viewer may write. */
@@ -27,12 +29,13 @@ export function renderChatFrame(c, seated) {
   c.input.setAttribute('aria-label', t('table.chat'));
   c.send.textContent = t('table.chat_send');
   c.form.hidden = !seated;
+  mount(c.reactions, seated ? reactionBar(c.onReact) : null); // drawn again: its words follow the language
   c.note.hidden = seated;
   c.note.textContent = t('table.chat_readonly');
 }
 
 export function renderChatLog(c, lines, me) {
   mount(c.log, ...lines.map((line) => h('li', { class: line.seat === me ? 'chat-me' : '' },
-    h('strong', {}, line.seat === me ? t('you') : line.name), ': ', h('span', {}, line.text))));
+    h('strong', {}, line.seat === me ? t('you') : line.name), ': ', h('span', {}, reactionText(line) || line.text))));
   c.log.scrollTop = c.log.scrollHeight;
 }

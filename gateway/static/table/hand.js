@@ -2,6 +2,7 @@
 // turn, the others step back); arrows move along it.
 
 import { cardSVG } from '../cards.js';
+import { cardEffect } from '../catalog.js';
 import { h } from '../dom.js';
 import { cardLabel, t } from '../i18n.js';
 import { companionsOf } from './legal.js';
@@ -47,7 +48,7 @@ export function renderHand(p) {
       'aria-pressed': picked ? 'true' : null,
       'aria-label': cardLabel(name),
       onclick: (e) => p.onCard(name, e.currentTarget),
-    }, h('span', { class: 'card-face', html: cardSVG(name, p.design) }));
+    }, h('span', { class: 'card-face', html: cardSVG(name, p.design, { effect: cardEffect(p.rs, p.st.info.options, name) }) }));
   });
   const container = h('div', {
     class: `hand${p.st.doubleMode ? ' double-mode' : ''}${ace ? ' companion-mode' : ''}`, testid: 'hand', role: 'group', 'aria-label': t('table.my_hand'),

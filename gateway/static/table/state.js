@@ -96,7 +96,7 @@ function forcedChoice(st) {
 }
 
 function chat(st, lines) {
-  const key = (line) => `${line.time}|${line.seat}|${line.text}`;
+  const key = (line) => `${line.time}|${line.seat}|${line.text}|${line.reaction || ''}`;
   const seen = new Set(st.chat.map(key));
   const added = [];
   for (const line of lines) {

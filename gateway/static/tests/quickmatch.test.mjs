@@ -344,3 +344,32 @@ test('a live line puts a new open table first, keeps a known one in place, and t
   assert.deepEqual(mergeOpenTable([a], { table_id: 'z', listed: false }), [a]);
   assert.equal(mergeOpenTable([a, b], { table_id: 'c', listed: true }, 2).length, 2);
 });
+
+test('Jogar contra robôs: one tap makes a training table of the choices, fills it with bots and starts it', async () => {
+  const { api, next, calls } = fakeApi();
+  const { qm, seen } = quick(api);
+  qm.playBots({ ruleset: 'candeias', seats: 3, turn_seconds: 0 });
+  assert.equal(qm.state, 'filling');
+  const create = await next('createTable');
+  assert.deepEqual(create.args, ['candeias', {}, 3]);
+  create.resolve({ table_id: 'bots2', invitation: 'x' });
+  (await next('bots')).resolve({ ok: true });
+  const start = await next('start');
+  assert.deepEqual(start.args, ['bots2']);
+  start.resolve({ ok: true });
+  await tick();
+  assert.deepEqual(seen.tables, ['bots2']);
+  assert.equal(qm.state, 'matched');
+  assert.ok(!calls.some((c) => c.name === 'quickMatch'), 'no ticket asked');
+});
+
+test('Jogar contra robôs refused: back to the choices, saying why', async () => {
+  const { api, next } = fakeApi();
+  const { qm, seen } = quick(api);
+  qm.playBots({ ruleset: 'classic32', seats: 2, turn_seconds: 30 });
+  (await next('createTable')).reject(new Refused(429, 'too_many_requests'));
+  await tick();
+  assert.equal(qm.state, 'idle');
+  assert.equal(qm.error, 'too_many_requests');
+  assert.deepEqual(seen.tables, []);
+});
