@@ -1,5 +1,5 @@
-// The middle of the table: the stock, the pile, the suit or colour asked, a stacked draw, the
-// direction; and the turn bar under it (whose turn, the timer, the last thing that happened).
+// The middle of the felt: the stock, the pile, the suit or colour asked, a stacked draw, and the
+// turn under them (whose turn, the timer, the last thing that happened); the direction in a corner.
 
 import { backSVG, cardSVG, COLOURS, parseCard, suitSVG } from '../cards.js';
 import { turnsClockwise } from '../catalog.js';
@@ -21,32 +21,40 @@ function follow(v, design) {
     h('span', {}, words));
 }
 
-export function renderCentre(p) {
-  const { info, view: v } = p.st;
-  const cw = isClockwise(turnsClockwise(p.rs), v.direction);
-  const top = v.top;
+function stockOf(p) {
+  const v = p.st.view;
   const canDraw = !!p.g.draw && !v.round_over;
-  const stock = h(canDraw ? 'button' : 'div', {
+  return h(canDraw ? 'button' : 'div', {
     class: `stock${canDraw ? ' can-act' : ''}`, testid: 'stock', type: canDraw ? 'button' : null, 'data-focus': 'stock',
     'aria-label': `${t('table.stock')}: ${t('table.stock_count', { n: v.stock })}`,
     onclick: canDraw ? () => p.act(p.g.draw) : null,
   }, h('span', { class: 'card-face', html: v.stock > 0 ? backSVG(p.design) : '' }),
   h('span', { class: 'stock-count', testid: 'stock-count' }, String(v.stock)));
-  const pile = h('div', { class: 'pile', 'aria-label': t('table.pile') },
-    h('div', { class: 'card-face pile-top', testid: 'pile-top', 'data-card': top || '', role: 'img',
-      'aria-label': t('table.top', { card: cardLabel(top) }), html: top ? cardSVG(top, p.design) : '' }));
-  const pending = v.pending_draw > 0
-    ? h('div', { class: 'pending', testid: 'pending-draw' }, t('table.pending', { n: v.pending_draw })) : null;
-  // clockwise seen from above: the next player sits at one's left; counter-clockwise, at one's right
+}
+
+/** The direction of play, in a corner of the felt. Clockwise seen from above: the next player sits at one's left. */
+export function renderDirection(p) {
+  const cw = isClockwise(turnsClockwise(p.rs), p.st.view.direction);
   const words = `${t('table.direction')}: ${cw ? t('table.cw') : t('table.ccw')}`;
   const side = cw ? t('table.to_left') : t('table.to_right');
-  const direction = h('div', { class: 'direction', testid: 'direction', 'data-direction': cw ? 'cw' : 'ccw',
-    title: `${words} (${side})` },
-  h('span', { class: `dir-arrow${cw ? '' : ' ccw'}`, 'aria-hidden': 'true' }, cw ? '↻' : '↺'),
-  h('span', {}, words), h('span', { class: 'dir-side' }, ` · ${side}`));
+  return h('div', { class: 'direction', testid: 'direction', 'data-direction': cw ? 'cw' : 'ccw', title: `${words} (${side})` },
+    h('span', { class: `dir-arrow${cw ? '' : ' ccw'}`, 'aria-hidden': 'true' }, cw ? '↻' : '↺'),
+    h('span', { class: 'dir-words' }, words), h('span', { class: 'dir-side' }, ` · ${side}`));
+}
+
+/** The middle of the felt: the stock and the pile (the suit or colour asked on it, a pending draw's count), the turn. */
+export function renderCentre(p) {
+  const v = p.st.view;
+  const top = v.top;
+  const pile = h('div', { class: 'pile', 'aria-label': t('table.pile') },
+    h('div', { class: 'card-face pile-top', testid: 'pile-top', 'data-card': top || '', role: 'img',
+      'aria-label': t('table.top', { card: cardLabel(top) }), html: top ? cardSVG(top, p.design) : '' }),
+    v.pending_draw > 0 ? h('div', { class: 'pending', testid: 'pending-draw', 'data-count': String(v.pending_draw) },
+      t('table.pending', { n: v.pending_draw })) : null);
   return h('div', { class: 'centre' },
-    h('div', { class: 'piles' }, stock, pile),
-    h('div', { class: 'centre-info' }, v.follow ? follow(v, p.design) : null, pending, direction));
+    h('div', { class: 'piles' }, stockOf(p), pile),
+    v.follow ? follow(v, p.design) : null,
+    renderTurn(p));
 }
 
 export function renderTurn(p) {
