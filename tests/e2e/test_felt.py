@@ -60,6 +60,11 @@ RECORD_MOTION = """
 """
 
 
+# Every move over: no finite animation running (the turn ring's glow runs for ever).
+LANDED = """() => document.getAnimations().every(
+  (a) => a.playState !== 'running' || a.effect.getComputedTiming().endTime === Infinity)"""
+
+
 def angle(felt: dict[str, float], seat: dict[str, float]) -> float:
     """The seat's angle around the felt's centre from the bottom, turning left, up, then right (0 ≤ a < 2π)."""
     return math.atan2(-(seat["x"] - felt["x"]), seat["y"] - felt["y"]) % (2 * math.pi)
@@ -169,6 +174,7 @@ async def test_a_card_dragged_onto_the_pile_is_played(players: Players) -> None:
         s = await ana.wait_actionable()
     card = s["playable"][0]
     count = s["hand"].count(card)
+    await ana.page.wait_for_function(LANDED)  # a card just drawn has landed in the hand (it flies from the stock)
     start = await ana.card(card).bounding_box()
     pile = await ana.by("pile-top").bounding_box()
     assert start and pile
@@ -241,9 +247,8 @@ async def test_nothing_moves_with_reduced_motion(players: Players) -> None:
 
 async def phone_screen(player: Player) -> dict[str, Any]:
     """The boxes that must be on the first screen, read at once."""
+    await player.page.wait_for_function(LANDED)  # where things rest
     boxes: dict[str, Any] = await player.page.evaluate("""() => {
-      document.getAnimations().filter((a) => a.effect.getComputedTiming().endTime !== Infinity)
-        .forEach((a) => a.finish()); // where things rest, as a screenshot sees them
       const b = (n) => { const r = n.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
       const q = (s) => [...document.querySelectorAll(s)];
       return { scroll: scrollY, w: innerWidth, h: innerHeight, felt: b(document.querySelector('[data-testid="felt"]')),

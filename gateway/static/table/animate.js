@@ -76,7 +76,10 @@ function badges(el, was) {
   const pending = el.querySelector('[data-testid="pending-draw"]');
   if (pending && Number(pending.dataset.count) > (was?.pending_draw || 0)) pop(pending);
   const asked = el.querySelector('[data-testid="follow"].follow-changed');
-  if (asked && asked.dataset.follow !== (was?.follow || '')) pop(asked, { from: 1.4 });
+  if (asked && asked.dataset.follow !== (was?.follow || '')) {
+    pop(asked, { from: 1.4 });
+    pop(el.querySelector('.pile-asked'), { from: 2.2 });
+  }
 }
 
 /**

@@ -8,17 +8,30 @@ import { cardLabel, suitText, t } from '../i18n.js';
 import { formatEntry } from './eventlog.js';
 import { isClockwise } from './legal.js';
 
-function follow(v, design) {
+/** What the pile asks now: a colour or a suit, and whether it differs from the top card's (a Jack's, a wild's choice). */
+function askedOf(v) {
   const topCard = parseCard(v.top);
   const colour = 'RGBY'.includes(v.follow) && topCard?.family === 'colour';
-  const differs = topCard && (topCard.family === 'french' ? topCard.suit !== v.follow : topCard.colour !== v.follow);
+  const differs = !!topCard && (topCard.family === 'french' ? topCard.suit !== v.follow : topCard.colour !== v.follow);
+  return { colour, differs };
+}
+
+const askedMark = (v, colour, design, size) => (colour ? h('span', { class: 'swatch', style: { background: COLOURS[v.follow] } })
+  : h('span', { class: 'follow-suit', html: suitSVG(v.follow, design, size) }));
+
+function follow(v, design) {
+  const { colour, differs } = askedOf(v);
   const words = colour
     ? t(differs ? 'table.follow_color' : 'table.follow_color_plain', { color: suitText(v.follow) })
     : t(differs ? 'table.follow_suit' : 'table.follow_suit_plain', { suit: suitText(v.follow) });
   return h('div', { class: `follow${differs ? ' follow-changed' : ''}`, testid: 'follow', 'data-follow': v.follow },
-    colour ? h('span', { class: 'swatch', style: { background: COLOURS[v.follow] } })
-      : h('span', { class: 'follow-suit', html: suitSVG(v.follow, design, 22) }),
-    h('span', {}, words));
+    askedMark(v, colour, design, 22), h('span', {}, words));
+}
+
+/** A suit or colour asked, other than the top card's, also marked on the pile's corner. */
+function pileAsked(v, design) {
+  const { colour, differs } = askedOf(v);
+  return v.follow && differs ? h('span', { class: 'pile-asked', 'aria-hidden': 'true' }, askedMark(v, colour, design, 26)) : null;
 }
 
 function stockOf(p) {
@@ -49,8 +62,10 @@ export function renderCentre(p) {
   const pile = h('div', { class: 'pile', 'aria-label': t('table.pile') },
     h('div', { class: 'card-face pile-top', testid: 'pile-top', 'data-card': top || '', role: 'img',
       'aria-label': t('table.top', { card: cardLabel(top) }), html: top ? cardSVG(top, p.design) : '' }),
-    v.pending_draw > 0 ? h('div', { class: 'pending', testid: 'pending-draw', 'data-count': String(v.pending_draw) },
-      t('table.pending', { n: v.pending_draw })) : null);
+    pileAsked(v, p.design),
+    v.pending_draw > 0 ? h('div', { class: 'pending', testid: 'pending-draw', 'data-count': String(v.pending_draw),
+      title: t('table.pending', { n: v.pending_draw }) }, // on the pile: its count, big; the words for a screen reader
+    h('span', { 'aria-hidden': 'true' }, `+${v.pending_draw}`), h('span', { class: 'sr-only' }, t('table.pending', { n: v.pending_draw }))) : null);
   return h('div', { class: 'centre' },
     h('div', { class: 'piles' }, stockOf(p), pile),
     v.follow ? follow(v, p.design) : null,
