@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from typing import Any
 
 import pytest
@@ -318,3 +319,27 @@ async def test_the_phone_turned_sideways_shows_the_felt_and_the_hand(players: Pl
     widths = await ana.page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
     assert widths[0] <= widths[1]
     await ana.shot("felt-phone-landscape", full_page=False)
+
+
+async def test_at_a_timed_table_the_ring_of_the_seat_on_turn_empties(players: Players) -> None:
+    ana = await players.open("Ana")
+    await ana.page.goto("/")
+    await ana.enter()
+    await ana.by("ruleset-classic32").click()
+    timer = ana.by("opt-turn_seconds")
+    values = await timer.locator("option").evaluate_all("(os) => os.map((o) => o.value).filter((v) => v && v !== '0')")
+    await timer.select_option(values[-1])  # the longest: the turn is not played for Ana while this looks
+    await ana.by("btn-create").click()
+    await expect(ana.by("seat-0")).to_contain_text("Ana")
+    await ana.fill_bots(2)
+    await ana.start()
+    await ana.wait_actionable()
+    ring = ana.by("my-seat").locator(".seat-ring.lit")
+    await expect(ring).to_be_visible()
+    await expect(ana.by("turn-timer")).to_have_text(re.compile(r"^⏱ \d+s$"))
+    first = float(await ring.evaluate("(r) => r.style.getPropertyValue('--left')"))
+    assert 0 < first <= 1
+    await ana.page.wait_for_function(  # the next second's tick takes its share of the ring
+        "(f) => parseFloat(document.querySelector('[data-testid=\"my-seat\"] .seat-ring.lit')"
+        "?.style.getPropertyValue('--left')) < f", arg=first)
+    assert "conic-gradient" in await ring.evaluate("(r) => getComputedStyle(r).backgroundImage")
