@@ -48,7 +48,10 @@ export function renderHand(p) {
       'aria-pressed': picked ? 'true' : null,
       'aria-label': cardLabel(name),
       onclick: (e) => { if (!endsDrag()) p.onCard(name, e.currentTarget); },
-      onpointerdown: ok ? (e) => dragCard(e, e.currentTarget, () => p.onCard(name, e.currentTarget)) : null,
+      onpointerdown: ok ? (e) => {
+        const btn = e.currentTarget; // the event's is gone by the drop
+        dragCard(e, btn, () => p.onCard(name, btn));
+      } : null,
     }, h('span', { class: 'card-face', html: cardSVG(name, p.design) }));
   });
   const container = h('div', {
