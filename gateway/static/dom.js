@@ -2,7 +2,8 @@
 
 /**
  * h('button', {class: 'btn', onclick: fn, dataset: {testid: 'x'}}, 'text', child…)
- * Strings become text nodes (never HTML); `html` sets trusted markup (our own SVG).
+ * Strings become text nodes (never HTML); `html` sets trusted markup (our own SVG); `style` an object
+ * of properties (custom ones, `--x`, included).
  */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -12,13 +13,21 @@ export function h(tag, attrs = {}, ...children) {
     else if (key === 'html') el.innerHTML = value;
     else if (key === 'testid') el.dataset.testid = value;
     else if (key === 'dataset') Object.assign(el.dataset, value);
-    else if (key === 'style' && typeof value === 'object') Object.assign(el.style, value);
+    else if (key === 'style' && typeof value === 'object') setStyle(el, value);
     else if (key.startsWith('on') && typeof value === 'function') el.addEventListener(key.slice(2), value);
     else if (value === true) el.setAttribute(key, '');
     else el.setAttribute(key, String(value));
   }
   append(el, children);
   return el;
+}
+
+// CSSOM, never a style attribute (the page's CSP forbids inline styles); custom properties too
+function setStyle(el, style) {
+  for (const [name, v] of Object.entries(style)) {
+    if (name.startsWith('--')) el.style.setProperty(name, v);
+    else el.style[name] = v;
+  }
 }
 
 function append(el, children) {
@@ -58,43 +67,6 @@ export function trapTab(e, container) {
 }
 
 export const reducedMotion = () => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
-
-/** Slide `el` from where `from` (a DOMRect) was to where it is now (FLIP). */
-export function slideFrom(el, from, { duration = 380, scale = true } = {}) {
-  if (!el || !from || reducedMotion()) return;
-  const to = el.getBoundingClientRect();
-  if (!to.width || !from.width) return;
-  const dx = from.left + from.width / 2 - (to.left + to.width / 2);
-  const dy = from.top + from.height / 2 - (to.top + to.height / 2);
-  const s = scale ? from.width / to.width : 1;
-  el.style.transition = 'none';
-  el.style.transform = `translate(${dx}px, ${dy}px) scale(${s})`;
-  el.getBoundingClientRect(); // commit the start position
-  el.style.transition = `transform ${duration}ms cubic-bezier(.2,.8,.2,1)`;
-  el.style.transform = '';
-  const done = () => { el.style.transition = ''; el.removeEventListener('transitionend', done); };
-  el.addEventListener('transitionend', done);
-}
-
-/** A throw-away copy of some markup flying from one rect to another (opponents' draws and plays). */
-export function flyGhost(html, from, to, { duration = 420, className = 'ghost-card' } = {}) {
-  if (!from || !to || reducedMotion()) return;
-  const ghost = h('div', { class: className, html, 'aria-hidden': 'true' });
-  const w = Math.min(from.width || 60, 70);
-  Object.assign(ghost.style, {
-    left: `${to.left + to.width / 2 - w / 2}px`, top: `${to.top + to.height / 2 - w * 0.7}px`, width: `${w}px`,
-  });
-  document.body.append(ghost);
-  const rect = ghost.getBoundingClientRect();
-  const dx = from.left + from.width / 2 - (rect.left + rect.width / 2);
-  const dy = from.top + from.height / 2 - (rect.top + rect.height / 2);
-  ghost.style.transform = `translate(${dx}px, ${dy}px)`;
-  ghost.getBoundingClientRect();
-  ghost.style.transition = `transform ${duration}ms cubic-bezier(.2,.8,.2,1), opacity ${duration}ms`;
-  ghost.style.transform = '';
-  ghost.style.opacity = '0.2';
-  setTimeout(() => ghost.remove(), duration + 60);
-}
 
 /** Copy text: the clipboard API where allowed, else a hidden textarea. */
 export async function copyText(text) {

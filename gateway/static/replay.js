@@ -13,14 +13,13 @@ import { cardLabel, errorText, t } from './i18n.js';
 import { nameForm } from './lobby.js';
 import { playSound } from './sfx.js';
 import { animate, captureRects } from './table/animate.js';
-import { renderCentre, renderTurn } from './table/centre.js';
+import { renderFelt } from './table/board.js';
 import { formatEntry } from './table/eventlog.js';
 import { renderHand } from './table/hand.js';
 import { renderHead } from './table/head.js';
 import { buildLog, renderLog } from './table/logpanel.js';
 import { renderReview } from './table/review.js';
 import { renderScores } from './table/scores.js';
-import { renderOpponents } from './table/seats.js';
 import { cuesOf } from './table/sounds.js';
 import { legalOf, mySeat } from './table/state.js';
 import {
@@ -103,16 +102,10 @@ export function createReplayScreen(ctx, tableId, { match = 0, relato = '', momen
   function game(p) {
     const v = p.st.view;
     if (!v) return [h('p', { class: 'notice replay-lobby', testid: 'replay-lobby' }, t('replay.lobby'))];
-    const parts = [renderOpponents(p)];
+    const felt = renderFelt(p);
     const review = renderReview(p);
-    if (review && !reviewHidden) parts.push(review);
-    else {
-      parts.push(renderCentre(p), renderTurn(p));
-      if (review) parts.push(review);
-      if (v.hand) parts.push(renderHand(p));
-      parts.push(allHands(p));
-    }
-    return parts;
+    if (review && !reviewHidden) return [review, felt];
+    return [felt, review, v.hand ? renderHand(p) : null, allHands(p)];
   }
 
   function controls() {

@@ -7,28 +7,26 @@ import { loadTableCache, saveTableCache } from './api.js';
 import { rulesetOf } from './catalog.js';
 import { SEAT_REFUSALS } from './competitive.js';
 import { h, keepFocus, mount } from './dom.js';
-import { errorText, t } from './i18n.js';
+import { t } from './i18n.js';
 import { nameForm } from './lobby.js';
 import { playSound } from './sfx.js';
-import { renderActions, renderGiveUp } from './table/actions.js';
-import { renderAutoMode } from './table/automatic.js';
 import { animate, captureRects, celebrateMatch, revealRound } from './table/animate.js';
-import { renderCentre, renderTurn, timerText } from './table/centre.js';
-import { buildChat, renderChatFrame, renderChatLog } from './table/chat.js';
+import { renderChatFrame, renderChatLog } from './table/chat.js';
+import { renderGame } from './table/game.js';
 import { tableReactions } from './table/reactions.js';
-import { renderChooser, renderCompanion } from './table/chooser.js';
-import { renderHand } from './table/hand.js';
 import { renderHead } from './table/head.js';
-import { CARD_ACTIONS, companionsOf, pickAnnounce } from './table/legal.js';
+import { keepHandFocus } from './table/hand.js';
+import { buildRegions, unknownTable } from './table/layout.js';
+import { CARD_ACTIONS } from './table/legal.js';
 import { renderLobby } from './table/lobby.js';
-import { buildLog, renderLog } from './table/logpanel.js';
-import { menuKey, renderMenu, renderMenuButton } from './table/menu.js';
+import { renderLog } from './table/logpanel.js';
+import { menuRegion } from './table/menuregion.js';
 import { renderNotices } from './table/notices.js';
-import { renderReview } from './table/review.js';
+import { cardPlay } from './table/play.js';
 import { renderScores } from './table/scores.js';
-import { renderOpponents } from './table/seats.js';
 import { tableSounds } from './table/sounds.js';
 import { initialState, legalOf, mySeat, reduceFrame } from './table/state.js';
+import { turnTimer } from './table/timer.js';
 
 const CACHED_LOG = 60; // log entries kept with the cached picture, for a reload
 
@@ -42,9 +40,8 @@ export function createTableScreen(ctx, tableId, invitation) {
   let busy = false; // one command at a time
   let playRect = null; // where this player's card was, for its slide onto the pile
   let focusedChooser = null;
-  let shownMenu = ''; // the menu's key as last drawn (table/menu.js)
-  let menuOpen = false;
-  let timerId = 0;
+  const menu = menuRegion();
+  const timer = turnTimer(el, () => st);
   const listeners = [];
   const sounds = tableSounds(playSound); // the moves heard live, not the past a subscription catches up
   const reactionLayer = h('div', { class: 'reaction-layer', 'aria-live': 'polite' });
@@ -89,7 +86,7 @@ export function createTableScreen(ctx, tableId, invitation) {
     }
     const rects = captureRects(el);
     render();
-    if (animate(el, frame.events || [], rects, { me: mySeat(st), playRect, design: ctx.design })) playRect = null;
+    if (animate(el, frame.events || [], rects, { me: mySeat(st), playRect, design: ctx.design, was: before.view })) playRect = null;
     revealRound(el, frame.events || []);
     celebrateMatch(el, before.info, st.info, mySeat(st));
   }
@@ -120,69 +117,10 @@ export function createTableScreen(ctx, tableId, invitation) {
     return send(command, { card: isCard });
   }
 
-  function onCard(name, btn) {
-    const g = legalOf(st);
-    if (st.companion) {
-      onCompanion(name, btn);
-      return;
-    }
-    if (st.doubleMode) {
-      const doubles = g.doubles.get(name);
-      if (doubles) act(pickAnnounce(doubles, st.announce), btn);
-      return;
-    }
-    const plays = g.plays.get(name);
-    if (plays && companionsOf(plays).size) { // ace_with_company: the Ace waits for its companion
-      set({ companion: { card: name, actions: plays }, chooser: null });
-      return;
-    }
-    if (plays) {
-      const choices = [...new Set(plays.map((a) => a.choose).filter(Boolean))];
-      if (choices.length) {
-        set({ chooser: { card: name, choices, actions: plays, forced: false } });
-        focusChooser();
-        return;
-      }
-      act(pickAnnounce(plays, st.announce), btn);
-      return;
-    }
-    const other = [...g.burn, ...g.quick].filter((a) => a.card === name);
-    if (other.length) {
-      act(pickAnnounce(other, st.announce), btn);
-      return;
-    }
-    ctx.toast(errorText(st.view && st.view.turn === mySeat(st) ? 'illegal_card' : 'not_your_turn'), 'error');
-  }
-
-  // ace_with_company: the card played with the Ace (a Jack asks its suit first); the Ace again puts it back
-  function onCompanion(name, btn) {
-    const c = st.companion;
-    const withIt = companionsOf(c.actions).get(name);
-    if (!withIt) {
-      set({ companion: null });
-      if (name !== c.card) onCard(name, btn);
-      return;
-    }
-    const choices = [...new Set(withIt.map((a) => a.choose).filter(Boolean))];
-    if (choices.length) {
-      set({ companion: null, chooser: { card: name, ace: c.card, choices, actions: withIt, forced: false } });
-      focusChooser();
-      return;
-    }
-    act(pickAnnounce(withIt, st.announce), cardEl(c.card));
-  }
-
-  function onChoose(letter) {
-    const c = st.chooser;
-    if (!c) return;
-    if (c.forced) update({ choseAt: st.seq }); // not offered again until the table moves
-    const from = c.ace || c.card;
-    act(pickAnnounce(c.actions.filter((a) => a.choose === letter), st.announce), from ? cardEl(from) : null);
-  }
-
   function focusChooser() {
     requestAnimationFrame(() => regions?.game.querySelector('.chooser button')?.focus());
   }
+  const { onCard, onChoose } = cardPlay({ get: () => st, set, update, act, cardEl, toast: ctx.toast, focusChooser });
 
   async function join() {
     const ack = await send({ join: { invitation } });
@@ -220,24 +158,6 @@ export function createTableScreen(ctx, tableId, invitation) {
     };
   }
 
-  function build() {
-    const chat = buildChat(sendChat, sendReaction);
-    const log = buildLog();
-    const scores = h('section', { class: 'panel scoreboard', testid: 'scoreboard' });
-    regions = {
-      head: h('div', { class: 'table-head' }),
-      notice: h('div', { class: 'table-notices' }),
-      lobby: h('section', { class: 'table-lobby', testid: 'table-lobby' }),
-      game: h('section', { class: 'game', testid: 'game', 'aria-label': t('lobby.title') }),
-      scores, log, chat,
-      side: h('aside', { class: 'table-side' }, scores, log.el, chat.el),
-      menu: h('div', { class: 'table-menu' }),
-    };
-    const main = h('div', { class: 'table-main' }, regions.notice, regions.lobby, regions.game);
-    mount(el, regions.head, h('div', { class: 'table-layout' }, main, regions.side), regions.menu, reactionLayer);
-    shownMenu = '';
-  }
-
   function render() {
     if (destroyed) return;
     if (!ctx.session()) {
@@ -250,11 +170,13 @@ export function createTableScreen(ctx, tableId, invitation) {
     }
     if (st.unknown) {
       regions = null;
-      mount(el, h('section', { class: 'panel' }, h('h2', {}, errorText('unknown_table')),
-        h('a', { href: '/', 'data-link': true, class: 'btn btn-primary' }, t('match.home'))));
+      mount(el, unknownTable());
       return;
     }
-    if (!regions) build();
+    if (!regions) {
+      regions = buildRegions(el, sendChat, sendReaction, reactionLayer);
+      menu.reset();
+    }
     if (!st.info) {
       mount(regions.head, h('p', { class: 'loading' }, t('loading')));
       regions.lobby.hidden = true;
@@ -265,78 +187,33 @@ export function createTableScreen(ctx, tableId, invitation) {
     ctx.setHelpRuleset(st.info.ruleset);
     regions.side.hidden = false;
     const p = props();
-    const handCards = [...el.querySelectorAll('.hand-card')];
-    const handIndex = handCards.indexOf(document.activeElement);
-    keepFocus(el, () => {
+    keepHandFocus(el, () => keepFocus(el, () => {
       mount(regions.head, ...renderHead(p));
       mount(regions.notice, ...renderNotices(p));
       const lobby = st.info.status === 'lobby' || !st.view;
       regions.lobby.hidden = !lobby;
       regions.game.hidden = lobby;
       if (lobby) mount(regions.lobby, renderLobby(p));
-      else renderGame(p);
+      else showGame(p);
       const scores = renderScores(p);
       regions.scores.hidden = !scores;
       if (scores) mount(regions.scores, ...scores);
-      renderMenuRegion(p, lobby);
-    });
-    // a card played from the hand: the focus stays on the hand, at the same place
-    if (handIndex >= 0 && !el.contains(document.activeElement)) {
-      const now = [...el.querySelectorAll('.hand-card')];
-      now[Math.min(handIndex, now.length - 1)]?.focus({ preventScroll: true });
-    }
+      if (lobby && st.menu) update({ menu: null }); // the pause menu: during a match only
+      menu.draw(regions.menu, p);
+    }));
     renderLog(regions.log, st.log);
     renderChatFrame(regions.chat, p.seated);
     renderChatLog(regions.chat, st.chat, p.me);
   }
 
-  // the pause menu: during a match only; drawn again only when what it shows changes
-  function renderMenuRegion(p, lobby) {
-    if (lobby && st.menu) update({ menu: null });
-    const key = st.menu ? menuKey(p) : '';
-    if (!!st.menu !== menuOpen) { // the page under it stays still (another dialog may hold the class too)
-      menuOpen = !!st.menu;
-      document.body.classList.toggle('modal-open', menuOpen);
-    }
-    if (key === shownMenu) return;
-    shownMenu = key;
-    mount(regions.menu, renderMenu(p));
-  }
-
-  function renderGame(p) {
+  function showGame(p) {
     const { info, view: v } = st;
-    const parts = [h('div', { class: 'game-bar' }, renderMenuButton(p)), renderOpponents(p)];
-    const review = renderReview(p);
-    if (review && !st.reviewHidden) {
-      parts.push(review);
-    } else {
-      parts.push(renderCentre(p), renderTurn(p));
-      if (review) parts.push(review);
-      if (p.seated && info.status === 'playing' && !v.round_over) parts.push(renderActions(p));
-      if (p.seated) parts.push(renderHand(p));
-      else parts.push(h('p', { class: 'notice spectator-hand', testid: 'spectator-hand' }, t('table.spectator')));
-      if (st.companion) parts.push(renderCompanion(p));
-      if (st.chooser) parts.push(renderChooser(p));
-    }
-    parts.push(renderAutoMode(p)); // automatic mode: its switch, or "Voltar a jogar"
-    if (p.seated && info.status === 'playing') parts.push(renderGiveUp(p));
-    mount(regions.game, ...parts);
+    mount(regions.game, ...renderGame(p));
     if (st.chooser?.forced && st.chooser !== focusedChooser) {
       focusedChooser = st.chooser;
       focusChooser();
     }
-    runTimer(info.options?.turn_seconds && info.status === 'playing' && !v.round_over);
-  }
-
-  function runTimer(on) {
-    if (timerId) clearInterval(timerId);
-    timerId = on ? setInterval(showTimer, 1000) : 0;
-    if (on) showTimer();
-  }
-
-  function showTimer() {
-    const node = el.querySelector('[data-testid="turn-timer"]');
-    if (node && st.info?.options?.turn_seconds) node.textContent = timerText(st.info.options.turn_seconds, st.turnSince, Date.now());
+    timer.run(info.options?.turn_seconds && info.status === 'playing' && !v.round_over);
   }
 
   const onKey = (e) => {
@@ -352,8 +229,8 @@ export function createTableScreen(ctx, tableId, invitation) {
     render,
     destroy() {
       destroyed = true;
-      if (menuOpen) document.body.classList.remove('modal-open');
-      if (timerId) clearInterval(timerId);
+      menu.close();
+      timer.stop();
       document.removeEventListener('keydown', onKey);
       for (const [type, fn] of listeners) ctx.conn.removeEventListener(type, fn);
       ctx.conn.unsubscribe(tableId);

@@ -1,5 +1,5 @@
 // The actions bar under the pile: draw, pass, the call ("Mau", "Mau-Mau", "última"), candeias'
-// burn, double and quick action, the wild +4 challenge; and giving up. Enabled from legal_actions only.
+// burn, double and quick action, the wild +4 challenge; and giving up. Only those legal now are shown.
 
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
@@ -34,9 +34,10 @@ function act(p, action, card) {
 export function renderActions(p) {
   const { g, st } = p;
   const v = st.view;
-  const btn = (testid, label, enabled, onclick, cls = '') => h('button', {
-    class: `btn ${cls}`, type: 'button', testid, 'data-focus': testid, disabled: !enabled, onclick,
-  }, label);
+  // only what is legal now is shown: one row, even on a phone
+  const btn = (testid, label, legal, onclick, cls = '') => (legal ? h('button', {
+    class: `btn ${cls}`, type: 'button', testid, 'data-focus': testid, onclick,
+  }, label) : null);
   const calls = [...g.announces];
   const call = callKind(st.info.ruleset, calls);
   const due = calls.length > 0 && !st.announce; // the next card needs the call: the button calls for the eye
@@ -45,11 +46,11 @@ export function renderActions(p) {
       () => p.act(g.draw), 'btn-primary'),
     btn('btn-pass', t('table.pass'), !!g.pass, () => p.act(g.pass)),
     // the call: a toggle that adds `announce` to the next card action (values from legal_actions)
-    h('button', {
+    calls.length ? h('button', {
       class: `btn btn-mau${st.announce ? ' pressed' : ''}${due ? ' due' : ''}`, type: 'button', testid: 'btn-mau',
-      'data-focus': 'btn-mau', 'aria-pressed': st.announce ? 'true' : 'false', disabled: !calls.length,
+      'data-focus': 'btn-mau', 'aria-pressed': st.announce ? 'true' : 'false',
       onclick: () => { markCallHintSeen(); p.set({ announce: !st.announce }); },
-    }, t(`table.say_${call}`), st.announce ? h('span', { class: 'said' }, ` ✓ ${t('table.said')}`) : null),
+    }, t(`table.say_${call}`), st.announce ? h('span', { class: 'said' }, ` ✓ ${t('table.said')}`) : null) : null,
   ];
   if (st.info.ruleset === 'candeias') buttons.push(...candeiasButtons(p, btn));
   if (g.challengeWild) buttons.push(btn('btn-liar', t('table.liar'), true, () => p.act(g.challengeWild), 'btn-warn'));

@@ -1,5 +1,5 @@
-// The middle of the table: the stock, the pile, the suit or colour asked, a stacked draw, the
-// direction; and the turn bar under it (whose turn, the timer, the last thing that happened).
+// The middle of the felt: the stock, the pile, the suit or colour asked, a stacked draw, and the
+// turn under them (whose turn, the timer, the last thing that happened); the direction in a corner.
 
 import { backSVG, cardSVG, COLOURS, parseCard, suitSVG } from '../cards.js';
 import { cardEffect, turnsClockwise } from '../catalog.js';
@@ -8,45 +8,69 @@ import { cardLabel, suitText, t } from '../i18n.js';
 import { formatEntry } from './eventlog.js';
 import { isClockwise } from './legal.js';
 
-function follow(v, design) {
+/** What the pile asks now: a colour or a suit, and whether it differs from the top card's (a Jack's, a wild's choice). */
+function askedOf(v) {
   const topCard = parseCard(v.top);
   const colour = 'RGBY'.includes(v.follow) && topCard?.family === 'colour';
-  const differs = topCard && (topCard.family === 'french' ? topCard.suit !== v.follow : topCard.colour !== v.follow);
+  const differs = !!topCard && (topCard.family === 'french' ? topCard.suit !== v.follow : topCard.colour !== v.follow);
+  return { colour, differs };
+}
+
+const askedMark = (v, colour, design, size) => (colour ? h('span', { class: 'swatch', style: { background: COLOURS[v.follow] } })
+  : h('span', { class: 'follow-suit', html: suitSVG(v.follow, design, size) }));
+
+function follow(v, design) {
+  const { colour, differs } = askedOf(v);
   const words = colour
     ? t(differs ? 'table.follow_color' : 'table.follow_color_plain', { color: suitText(v.follow) })
     : t(differs ? 'table.follow_suit' : 'table.follow_suit_plain', { suit: suitText(v.follow) });
   return h('div', { class: `follow${differs ? ' follow-changed' : ''}`, testid: 'follow', 'data-follow': v.follow },
-    colour ? h('span', { class: 'swatch', style: { background: COLOURS[v.follow] } })
-      : h('span', { class: 'follow-suit', html: suitSVG(v.follow, design, 22) }),
-    h('span', {}, words));
+    askedMark(v, colour, design, 22), h('span', {}, words));
 }
 
-export function renderCentre(p) {
-  const { info, view: v } = p.st;
-  const cw = isClockwise(turnsClockwise(p.rs), v.direction);
-  const top = v.top;
+/** A suit or colour asked, other than the top card's, also marked on the pile's corner. */
+function pileAsked(v, design) {
+  const { colour, differs } = askedOf(v);
+  return v.follow && differs ? h('span', { class: 'pile-asked', 'aria-hidden': 'true' }, askedMark(v, colour, design, 26)) : null;
+}
+
+function stockOf(p) {
+  const v = p.st.view;
   const canDraw = !!p.g.draw && !v.round_over;
-  const stock = h(canDraw ? 'button' : 'div', {
+  return h(canDraw ? 'button' : 'div', {
     class: `stock${canDraw ? ' can-act' : ''}`, testid: 'stock', type: canDraw ? 'button' : null, 'data-focus': 'stock',
     'aria-label': `${t('table.stock')}: ${t('table.stock_count', { n: v.stock })}`,
     onclick: canDraw ? () => p.act(p.g.draw) : null,
   }, h('span', { class: 'card-face', html: v.stock > 0 ? backSVG(p.design) : '' }),
   h('span', { class: 'stock-count', testid: 'stock-count' }, String(v.stock)));
-  const pile = h('div', { class: 'pile', 'aria-label': t('table.pile') },
-    h('div', { class: 'card-face pile-top', testid: 'pile-top', 'data-card': top || '', role: 'img',
-      'aria-label': t('table.top', { card: cardLabel(top) }), html: top ? cardSVG(top, p.design, { effect: cardEffect(p.rs, info.options, top) }) : '' }));
-  const pending = v.pending_draw > 0
-    ? h('div', { class: 'pending', testid: 'pending-draw' }, t('table.pending', { n: v.pending_draw })) : null;
-  // clockwise seen from above: the next player sits at one's left; counter-clockwise, at one's right
+}
+
+/** The direction of play, in a corner of the felt. Clockwise seen from above: the next player sits at one's left. */
+export function renderDirection(p) {
+  const cw = isClockwise(turnsClockwise(p.rs), p.st.view.direction);
   const words = `${t('table.direction')}: ${cw ? t('table.cw') : t('table.ccw')}`;
   const side = cw ? t('table.to_left') : t('table.to_right');
-  const direction = h('div', { class: 'direction', testid: 'direction', 'data-direction': cw ? 'cw' : 'ccw',
-    title: `${words} (${side})` },
-  h('span', { class: `dir-arrow${cw ? '' : ' ccw'}`, 'aria-hidden': 'true' }, cw ? '↻' : '↺'),
-  h('span', {}, words), h('span', { class: 'dir-side' }, ` · ${side}`));
+  return h('div', { class: 'direction', testid: 'direction', 'data-direction': cw ? 'cw' : 'ccw', title: `${words} (${side})` },
+    h('span', { class: `dir-arrow${cw ? '' : ' ccw'}`, 'aria-hidden': 'true' }, cw ? '↻' : '↺'),
+    h('span', { class: 'dir-words' }, words), h('span', { class: 'dir-side' }, ` · ${side}`));
+}
+
+/** The middle of the felt: the stock and the pile (the suit or colour asked on it, a pending draw's count), the turn. */
+export function renderCentre(p) {
+  const v = p.st.view;
+  const top = v.top;
+  const pile = h('div', { class: 'pile', 'aria-label': t('table.pile') },
+    h('div', { class: 'card-face pile-top', testid: 'pile-top', 'data-card': top || '', role: 'img',
+      'aria-label': t('table.top', { card: cardLabel(top) }),
+      html: top ? cardSVG(top, p.design, { effect: cardEffect(p.rs, p.st.info.options, top) }) : '' }),
+    pileAsked(v, p.design),
+    v.pending_draw > 0 ? h('div', { class: 'pending', testid: 'pending-draw', 'data-count': String(v.pending_draw),
+      title: t('table.pending', { n: v.pending_draw }) }, // on the pile: its count, big; the words for a screen reader
+    h('span', { 'aria-hidden': 'true' }, `+${v.pending_draw}`), h('span', { class: 'sr-only' }, t('table.pending', { n: v.pending_draw }))) : null);
   return h('div', { class: 'centre' },
-    h('div', { class: 'piles' }, stock, pile),
-    h('div', { class: 'centre-info' }, v.follow ? follow(v, p.design) : null, pending, direction));
+    h('div', { class: 'piles' }, stockOf(p), pile),
+    v.follow ? follow(v, p.design) : null,
+    renderTurn(p));
 }
 
 export function renderTurn(p) {

@@ -1,10 +1,11 @@
 // This viewer's hand, in full colour: the cards that may be played stand out (and, on the player's own
-// turn, the others step back); arrows move along it.
+// turn, the others step back); a tap plays, a mouse may drag a card onto the pile; arrows move along it.
 
 import { cardSVG } from '../cards.js';
 import { cardEffect } from '../catalog.js';
 import { h } from '../dom.js';
 import { cardLabel, t } from '../i18n.js';
+import { dragCard, endsDrag } from './drag.js';
 import { companionsOf } from './legal.js';
 
 const KEYS = ['ArrowLeft', 'ArrowRight', 'Home', 'End'];
@@ -47,14 +48,28 @@ export function renderHand(p) {
       'data-card': name, 'data-focus': `card-${name}-${seen[name]}`, 'aria-disabled': ok || picked ? 'false' : 'true',
       'aria-pressed': picked ? 'true' : null,
       'aria-label': cardLabel(name),
-      onclick: (e) => p.onCard(name, e.currentTarget),
+      onclick: (e) => { if (!endsDrag()) p.onCard(name, e.currentTarget); },
+      onpointerdown: ok ? (e) => {
+        const btn = e.currentTarget; // the event's is gone by the drop
+        dragCard(e, btn, () => p.onCard(name, btn));
+      } : null,
     }, h('span', { class: 'card-face', html: cardSVG(name, p.design, { effect: cardEffect(p.rs, p.st.info.options, name) }) }));
   });
   const container = h('div', {
     class: `hand${p.st.doubleMode ? ' double-mode' : ''}${ace ? ' companion-mode' : ''}`, testid: 'hand', role: 'group', 'aria-label': t('table.my_hand'),
+    style: { '--n': String(cards.length) }, // how much the cards overlap (styles.css)
     onkeydown: (e) => moveFocus(container, e),
   }, cards);
   return h('div', { class: 'hand-wrap' },
     h('h2', { class: 'sr-only' }, t('table.my_hand')),
     container);
+}
+
+/** A render that takes away the focused card (it was played): the focus stays on the hand, at the same place. */
+export function keepHandFocus(el, render) {
+  const index = [...el.querySelectorAll('.hand-card')].indexOf(document.activeElement);
+  render();
+  if (index < 0 || el.contains(document.activeElement)) return;
+  const now = [...el.querySelectorAll('.hand-card')];
+  now[Math.min(index, now.length - 1)]?.focus({ preventScroll: true });
 }

@@ -1,64 +1,107 @@
-// The other seats around the table: name, cards in hand, points, dealer, a missed call (and its challenge).
+// The seats around the felt (table/felt.js places them): each with its avatar in a ring that
+// lights on its turn (and empties with a timed turn's time), its name, a fan of card backs with
+// their count, points, dealer, a missed call (and its challenge). The viewer's own seat is the
+// plate at the bottom; a spectator's bottom seat is seat 0's, drawn like the others.
 
+import { avatarEl } from '../avatars.js';
 import { backSVG } from '../cards.js';
 import { turnsClockwise } from '../catalog.js';
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { autoMark, presenceDot } from './automatic.js';
+import { seatOrder, seatSpots } from './felt.js';
 
-function miniBacks(n, design) {
+const FAN = 5; // backs drawn at most: the number says the rest
+
+/** A fan of `n` card backs (at most FAN), spread like cards held in a hand. */
+export function fanBacks(n, design) {
+  const shown = Math.min(n, FAN);
   const backs = [];
-  for (let i = 0; i < Math.min(n, 8); i += 1) backs.push(h('span', { class: 'mini-back', html: backSVG(design) }));
-  return h('span', { class: 'mini-hand', 'aria-hidden': 'true' }, backs);
+  for (let i = 0; i < shown; i += 1) {
+    backs.push(h('span', { class: 'fan-back', html: backSVG(design), style: { '--tilt': `${(i - (shown - 1) / 2) * 11}deg` } }));
+  }
+  return h('span', { class: 'seat-fan', 'aria-hidden': 'true' }, backs);
+}
+
+const spotStyle = (spot) => ({ '--x': String(spot.x / 100), '--y': String(spot.y / 100) }); // fractions: styles.css
+
+/** Whether `seat` is the one to play now. */
+function onTurnNow(info, v, seat) {
+  return v.turn === seat && !v.round_over && info.status === 'playing';
+}
+
+/** The avatar in its ring: lit on the seat's turn; `--left` (the timer) empties it at a timed table. */
+function ring(name, on) {
+  return h('span', { class: `seat-ring${on ? ' lit' : ''}` }, avatarEl('', name, 'md'));
+}
+
+/** Under the name: the points, what the seat is (a bot, automatic, a team) and what it did (dealt, missed the call). */
+function seatMeta(p, seat) {
+  const { info, view: v } = p.st;
+  const pl = info.players[seat] || {};
+  return h('div', { class: 'opp-meta' },
+    h('span', { class: 'opp-score' }, t('table.points', { n: v.scores?.[seat] ?? 0 })),
+    pl.bot ? h('span', { class: 'tag tag-bot' }, t('bot')) : null,
+    autoMark(info, seat),
+    info.options?.teams ? h('span', { class: 'tag' }, seat % 2 === (p.me >= 0 ? p.me % 2 : 0) ? '👥 A' : '👥 B') : null,
+    v.dealer === seat ? h('span', { class: 'tag tag-dealer', title: t('table.dealer') }, 'D') : null,
+    v.missed_call === seat ? h('span', { class: 'tag tag-warn' }, t('table.missed')) : null);
+}
+
+function challengeButton(p, seat) {
+  const challenge = p.g.challenges.get(seat);
+  if (!challenge) return null;
+  return h('button', {
+    class: 'btn btn-warn btn-small', type: 'button', testid: `btn-challenge-${seat}`, 'data-focus': `challenge-${seat}`,
+    onclick: () => p.act(challenge),
+  }, p.st.info.ruleset === 'colors108' ? t('table.challenge_last') : t('table.challenge'));
+}
+
+/** Another seat at the rim: `spot` is where (felt.js). */
+function opponentSeat(p, spot) {
+  const { info, view: v } = p.st;
+  const { seat } = spot;
+  const pl = info.players[seat] || {};
+  const name = pl.name || t('seat', { n: seat });
+  const count = v.hand_sizes?.[seat] ?? 0;
+  const onTurn = onTurnNow(info, v, seat);
+  const inRound = !v.in_round || v.in_round[seat];
+  return h('li', {
+    class: `opponent${onTurn ? ' on-turn' : ''}${inRound ? '' : ' out-of-round'}${spot.bottom ? ' seat-bottom' : ''}${spot.x > 50 ? ' seat-right' : ''}`,
+    testid: `opponent-${seat}`, 'data-seat': String(seat), 'aria-label': `${name}: ${t('table.cards', { n: count })}`,
+    'aria-current': onTurn ? 'true' : null, style: spotStyle(spot),
+  },
+  h('div', { class: 'seat-body' }, ring(name, onTurn),
+    h('div', { class: 'opp-cards' }, fanBacks(count, p.design),
+      h('span', { class: 'opp-count', testid: `opponent-count-${seat}` }, String(count),
+        h('span', { class: 'sr-only' }, ` ${t('table.cards', { n: count }).replace(/^\d+\s*/, '')}`)))),
+  h('div', { class: 'opp-name' }, presenceDot(info, seat), h('span', { class: 'opp-name-text' }, name)),
+  seatMeta(p, seat),
+  challengeButton(p, seat));
+}
+
+/** This player's own place at the bottom of the rim: their hand is drawn under the felt. */
+function mySeatPlate(p) {
+  const { info, view: v } = p.st;
+  const pl = info.players[p.me] || {};
+  const onTurn = onTurnNow(info, v, p.me);
+  return h('div', {
+    class: `my-seat${onTurn ? ' on-turn' : ''}`, testid: 'my-seat', 'data-seat': String(p.me),
+    'aria-current': onTurn ? 'true' : null,
+  }, ring(pl.name || t('you'), onTurn),
+  h('div', { class: 'my-seat-text' }, h('span', { class: 'opp-name-text' }, t('you')), seatMeta(p, p.me)));
 }
 
 /**
- * The other seats from left to right as this viewer sees them across the table: in playing
- * order from the one after this viewer's (after seat 0 for a spectator) when seats go clockwise
- * (the next player at one's left), in the reverse order when they go counter-clockwise
- * (classic32's "o jogo anda para a direita": the next player at one's right).
+ * Every seat around the felt. The list holds the other seats from left to right across the
+ * table (`seatOrder`), so a screen reader goes round the table the way the eye does.
  */
-export function seatOrder(n, me, clockwise = true) {
-  const start = me >= 0 ? me + 1 : 0;
-  const order = [];
-  for (let k = 0; k < n; k += 1) {
-    const s = (start + k) % n;
-    if (s !== me) order.push(s);
-  }
-  return clockwise ? order : order.reverse();
-}
-
-export function renderOpponents(p) {
-  const { info, view: v } = p.st;
-  const tiles = seatOrder(info.players.length, p.me, turnsClockwise(p.rs)).map((seat) => {
-    const pl = info.players[seat] || {};
-    const count = v.hand_sizes?.[seat] ?? 0;
-    const onTurn = v.turn === seat && !v.round_over && info.status === 'playing';
-    const inRound = !v.in_round || v.in_round[seat];
-    const challenge = p.g.challenges.get(seat);
-    const label = `${pl.name || t('seat', { n: seat })}: ${t('table.cards', { n: count })}`;
-    return h('li', {
-      class: `opponent${onTurn ? ' on-turn' : ''}${inRound ? '' : ' out-of-round'}`, testid: `opponent-${seat}`,
-      'data-seat': String(seat), 'aria-label': label, 'aria-current': onTurn ? 'true' : null,
-    },
-    h('div', { class: 'opp-name' },
-      onTurn ? h('span', { class: 'turn-dot', 'aria-hidden': 'true' }, '▶') : null,
-      presenceDot(info, seat),
-      h('span', { class: 'opp-name-text' }, pl.name || t('seat', { n: seat })),
-      pl.bot ? h('span', { class: 'tag tag-bot' }, t('bot')) : null,
-      autoMark(info, seat),
-      info.options?.teams ? h('span', { class: 'tag' }, seat % 2 === (p.me >= 0 ? p.me % 2 : 0) ? '👥 A' : '👥 B') : null),
-    h('div', { class: 'opp-cards' }, miniBacks(count, p.design),
-      h('span', { class: 'opp-count', testid: `opponent-count-${seat}` }, String(count),
-        h('span', { class: 'opp-count-word' }, ` ${t('table.cards', { n: count }).replace(/^\d+\s*/, '')}`))),
-    h('div', { class: 'opp-meta' },
-      h('span', { class: 'opp-score' }, t('table.points', { n: v.scores?.[seat] ?? 0 })),
-      v.dealer === seat ? h('span', { class: 'tag', title: t('table.dealer') }, 'D') : null,
-      v.missed_call === seat ? h('span', { class: 'tag tag-warn' }, t('table.missed')) : null),
-    challenge ? h('button', {
-      class: 'btn btn-warn btn-small', type: 'button', testid: `btn-challenge-${seat}`, 'data-focus': `challenge-${seat}`,
-      onclick: () => p.act(challenge),
-    }, info.ruleset === 'colors108' ? t('table.challenge_last') : t('table.challenge')) : null);
-  });
-  return h('ul', { class: 'opponents', testid: 'opponents', 'data-seating': turnsClockwise(p.rs) ? 'cw' : 'ccw' }, tiles);
+export function renderSeats(p) {
+  const { info } = p.st;
+  const cw = turnsClockwise(p.rs);
+  const spots = new Map(seatSpots(info.players.length, p.me, cw).map((s) => [s.seat, s]));
+  const order = p.me >= 0 ? seatOrder(info.players.length, p.me, cw) : [0, ...seatOrder(info.players.length, 0, cw)];
+  const list = h('ul', { class: 'opponents', testid: 'opponents', 'data-seating': cw ? 'cw' : 'ccw', 'data-seats': String(info.players.length) },
+    order.map((seat) => opponentSeat(p, spots.get(seat))));
+  return p.me >= 0 ? [list, mySeatPlate(p)] : [list];
 }

@@ -9,7 +9,7 @@ import { parseTableLink } from '../lobby.js';
 import { describeEvent, formatEntry } from '../table/eventlog.js';
 import { handCardClass } from '../table/hand.js';
 import { companionsOf, groupLegal, isClockwise, pickAnnounce } from '../table/legal.js';
-import { seatOrder } from '../table/seats.js';
+import { seatOrder } from '../table/felt.js';
 import { STEPS } from '../tutorial.js';
 
 test('every pt-BR string has an English twin and vice versa', () => {
