@@ -6,9 +6,11 @@
 /* global SHELL_FILES, SHELL_VERSION */
 const CACHE = `mm-shell-${SHELL_VERSION}`;
 const OFFLINE = '/offline';
+const OFFLINE_PAGE = [OFFLINE, '/static/icons/icon.svg']; // the page and its icon, kept with the build
 
 self.addEventListener('install', (event) => {
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll([OFFLINE, ...SHELL_FILES])).then(() => self.skipWaiting()));
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll([...OFFLINE_PAGE, ...SHELL_FILES]))
+    .then(() => self.skipWaiting()));
 });
 
 self.addEventListener('activate', (event) => {
@@ -17,7 +19,8 @@ self.addEventListener('activate', (event) => {
     .then(() => self.clients.claim()));
 });
 
-// A hashed file never changes: from the cache first. A page: from the network, else the offline page.
+// A hashed file never changes: from the cache first. A page: from the network, else the offline page;
+// the offline page's icon from the network too, else the copy kept.
 self.addEventListener('fetch', (event) => {
   const request = event.request;
   if (request.method !== 'GET') return;
@@ -27,5 +30,7 @@ self.addEventListener('fetch', (event) => {
     event.respondWith(fetch(request).catch(() => caches.match(OFFLINE)));
   } else if (url.pathname.startsWith('/static/dist/')) {
     event.respondWith(caches.match(request).then((kept) => kept || fetch(request)));
+  } else if (OFFLINE_PAGE.includes(url.pathname)) {
+    event.respondWith(fetch(request).catch(() => caches.match(request)));
   }
 });
