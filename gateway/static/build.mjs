@@ -119,6 +119,19 @@ async function finish(result) {
   compress(DIST);
 }
 
+// A vendored library's licence notice (MIT: "included in all copies"), the block comment that names its
+// licence: marked `/*!`, esbuild keeps it in the build.
+const notices = {
+  name: 'notices',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]vendor[\\/][^\\/]+\.js$/ }, (args) => ({
+      contents: readFileSync(args.path, 'utf8')
+        .replace(/\/\*[^!][\s\S]*?\*\//g, (c) => (/license/i.test(c) ? `/*!${c.slice(2)}` : c)),
+      loader: 'js',
+    }));
+  },
+};
+
 const clean = {
   name: 'clean',
   setup(build) {
@@ -130,9 +143,9 @@ const clean = {
 };
 
 if (process.argv.includes('--watch')) {
-  const ctx = await esbuild.context({ ...options, plugins: [clean] });
+  const ctx = await esbuild.context({ ...options, plugins: [notices, clean] });
   await ctx.watch();
   console.log('watching gateway/static/ (Ctrl-C stops)');
 } else {
-  await esbuild.build({ ...options, plugins: [clean] });
+  await esbuild.build({ ...options, plugins: [notices, clean] });
 }
