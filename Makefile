@@ -8,16 +8,23 @@ ANCHOR := $(VENV)/.anchor
 PROTO_SRC := $(wildcard proto/maumau/v1/*.proto)
 PROTO_OUT := $(PROTO_SRC:.proto=_pb2.py)
 
-.PHONY: setup proto run test lint browser prometheus bench bench-peers bench-bots clean
+.PHONY: setup proto run test lint browser prometheus bench bench-peers bench-bots clean client lighthouse
 
-# The web client's libraries (package.json, pinned by package-lock.json) as ES modules under
-# /static/vendor/ (generated, git-ignored; docs/client.md): `npm ci` when node_modules is missing or
-# older than the lock, then each library's module copied.
+# The web client's libraries and build tools (package.json, pinned by package-lock.json): `npm ci`
+# when node_modules is missing or older than the lock (without the devDependencies: Lighthouse is
+# `make lighthouse`'s alone), then each library's ES module copied under /static/vendor/
+# (generated, git-ignored; docs/client.md).
 NODE_STAMP := node_modules/.installed
 VENDOR := gateway/static/vendor
 VENDORED := $(VENDOR)/zzfx.js $(VENDOR)/cards/KS.svg
+# The client's one build (gateway/static/build.mjs, esbuild): bundled, split, minified, hashed and
+# precompressed into gateway/static/dist/ (generated, git-ignored), again whenever a source changed.
+CLIENT := gateway/static/dist/index.html
+CLIENT_SOURCES := $(shell find gateway/static \( -path gateway/static/dist -o -path gateway/static/tests \
+	-o -path gateway/static/aprenda \) -prune -o -type f \( -name '*.js' -o -name '*.mjs' -o -name '*.css' \
+	-o -name '*.html' -o -name '*.svg' -o -name '*.png' \) -print)
 
-setup: $(STAMP) $(PROTO_OUT) $(VENDORED)
+setup: $(STAMP) $(PROTO_OUT) $(VENDORED) $(CLIENT)
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,7 +41,7 @@ proto: $(PROTO_OUT)
 
 $(NODE_STAMP): package.json package-lock.json
 	@command -v npm >/dev/null || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y nodejs npm)
-	npm ci --no-audit --no-fund --loglevel=error
+	npm ci --omit=dev --no-audit --no-fund --loglevel=error
 	touch $@
 
 $(VENDOR)/zzfx.js: $(NODE_STAMP)
@@ -44,6 +51,11 @@ $(VENDOR)/zzfx.js: $(NODE_STAMP)
 # The court cards' figures (J, Q, K of each suit), written as SVG files from @letele/playing-cards' components.
 $(VENDOR)/cards/KS.svg: $(NODE_STAMP) tools/court-figures.mjs
 	node tools/court-figures.mjs node_modules/@letele/playing-cards/dist/index.esm.js $(VENDOR)/cards
+
+$(CLIENT): $(NODE_STAMP) $(VENDORED) $(CLIENT_SOURCES)
+	node gateway/static/build.mjs
+
+client: $(CLIENT)
 
 run: setup
 	$(BIN)/maumau up
@@ -91,5 +103,17 @@ bench-bots: setup $(ANCHOR)
 	$(BIN)/maumau bench bots --ruleset classic52 --players 4 --games $(BOT_GAMES) --ms $(BOT_MS) \
 		--opponents medium --anchor ismcts --oracle --workers 2
 
+# Lighthouse 12 (a devDependency: 13 needs node 22) on the lobby and on a started table opened from its
+# invitation, in Debian's Chromium with the mobile preset's simulated throttling (bench/lighthouse.py):
+# the scores, LCP, CLS, bytes and requests printed, never asserted (docs/performance.md).
+LIGHTHOUSE := node_modules/.lighthouse
+$(LIGHTHOUSE): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $(NODE_STAMP) $@
+
+lighthouse: setup browser $(LIGHTHOUSE)
+	$(BIN)/python bench/lighthouse.py
+
 clean:
-	rm -rf $(VENV) .venv-bench proto/maumau/v1/*_pb2*.py proto/maumau/v1/*_pb2*.pyi node_modules $(VENDOR)
+	rm -rf $(VENV) .venv-bench proto/maumau/v1/*_pb2*.py proto/maumau/v1/*_pb2*.pyi node_modules $(VENDOR) \
+		gateway/static/dist

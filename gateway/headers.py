@@ -2,8 +2,8 @@
 
 >>> print(content_security_policy(["https://maumau.example"]))  # doctest: +NORMALIZE_WHITESPACE
 default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:;
-connect-src 'self' wss://maumau.example; form-action 'self'; frame-ancestors 'none';
-object-src 'none'; base-uri 'none'
+connect-src 'self' wss://maumau.example; manifest-src 'self'; worker-src 'self'; form-action 'self';
+frame-ancestors 'none'; object-src 'none'; base-uri 'none'
 """
 
 from __future__ import annotations
@@ -17,12 +17,13 @@ def content_security_policy(origins: Iterable[str]) -> str:
     """The page may load only its own files and open WebSockets only to the gateway's origins.
 
     ``'self'`` covers ws(s) of the page's own origin only in CSP level 3 browsers: the
-    origins are spelled out too. ``data:`` images: the favicon is an empty ``data:`` URL.
+    origins are spelled out too. ``data:`` images: ones the client draws itself. The web app
+    manifest and the service worker (gateway/client_files.py) are the gateway's own.
     """
     sockets = " ".join(sorted(o.replace("http", "ws", 1) for o in origins))
     return ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-            f"connect-src 'self' {sockets}; form-action 'self'; frame-ancestors 'none'; object-src 'none'; "
-            "base-uri 'none'")
+            f"connect-src 'self' {sockets}; manifest-src 'self'; worker-src 'self'; form-action 'self'; "
+            "frame-ancestors 'none'; object-src 'none'; base-uri 'none'")
 
 
 def install(app: web.Application, origins: Iterable[str]) -> None:

@@ -6,7 +6,6 @@ import contextlib
 import logging
 import re
 from collections.abc import AsyncIterator, Iterable
-from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from aiohttp import web
@@ -16,6 +15,7 @@ from nats.js.kv import KeyValue
 
 from gateway import (
     accounts_api,
+    client_files,
     disputes_api,
     headers,
     quickmatch_api,
@@ -38,6 +38,7 @@ from gateway.http_api import (
     bearer,
     identity_or_401,
     routes,
+    warm_rulesets,
 )
 from gateway.identity import clean_name
 from gateway.openlist import OpenTables
@@ -56,7 +57,7 @@ from services.table.repository import tables
 from services.table.store import EventStore
 
 log = logging.getLogger("maumau.gateway")
-STATIC = Path(__file__).parent / "static"
+STATIC = client_files.STATIC
 FEEDS_KEY = web.AppKey("feeds", Feeds)
 TABLES_CACHED = 1_000  # tables the HTTP API looked at lately
 ORIGINS_KEY = web.AppKey("origins", frozenset[str])
@@ -145,10 +146,6 @@ async def websocket(request: web.Request) -> web.StreamResponse:
                               request.app[PRESENCE_KEY], request.app[OPEN_TABLES_KEY], request.app[QUICK_KEY])
 
 
-async def index(request: web.Request) -> web.FileResponse:
-    return web.FileResponse(STATIC / "index.html")
-
-
 async def learn(request: web.Request) -> web.StreamResponse:
     """``/aprenda`` and ``/learn``: short addresses of the Aprenda pages (static files, gateway/static/aprenda/)."""
     raise web.HTTPFound("/static/aprenda/en/index.html" if request.path == "/learn" else "/static/aprenda/index.html")
@@ -220,6 +217,7 @@ def make_app(cfg: Settings, origins: frozenset[str]) -> web.Application:
             if runner is not None:
                 await runner.cleanup()
 
+    app.on_startup.append(warm_rulesets)
     app.on_shutdown.append(close_sockets)
     app.cleanup_ctx.extend([nats_ctx, db_ctx, health_port_ctx])
     accounts_api.setup(app, cfg, _origin_ok)  # its session middleware first: the rate limits count sessions
@@ -227,16 +225,15 @@ def make_app(cfg: Settings, origins: frozenset[str]) -> web.Application:
     ratelimit.setup(app, cfg)
     rankings_api.setup(app)
     disputes_api.setup(app, cfg.stream_replicas)  # docs/disputes.md
-    app.router.add_get("/staff", index)  # the staff's desk (the client asks /api/me whether it is staff)
-    app.router.add_get("/relatos", index)  # "Meus relatos": what one reported, and the staff's answers
-    # the replay viewer ("Rever partida"): the page, and the table's steps as the caller saw them (docs/record.md)
+    # the replay viewer ("Rever partida"): the table's steps as the caller saw them (docs/record.md)
     replay_api.setup(app)
-    app.router.add_get("/m/{table_id}/rever", index)
     quickmatch_api.setup(app, cfg)
     app.add_routes([*routes(), web.get("/ws", websocket), web.get("/healthz", healthz), web.get("/readyz", readyz),
-                    web.get("/", index), web.get("/m/{table_id}", index), web.get("/aprenda", learn),
-                    web.get("/ranking", index), web.get("/jogador/{name}", index),
-                    web.get("/learn", learn), web.static("/static", STATIC)])
+                    web.get("/aprenda", learn), web.get("/learn", learn)])
+    # the client's screens, each at its own address: "/relatos" is "Meus relatos", "/staff" the staff's
+    # desk (the client asks /api/me whether it is staff), "/m/<table>/rever" the replay viewer
+    client_files.setup(app, "/m/{table_id}", "/", "/m/{table_id}/rever", "/ranking", "/jogador/{name}",
+                       "/staff", "/relatos")
     return app
 
 

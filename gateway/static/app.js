@@ -9,16 +9,8 @@ import { rulesetLabel } from './catalog.js';
 import { h, mount } from './dom.js';
 import { errorText, initLang, onLangChange, t } from './i18n.js';
 import { createHome } from './lobby.js';
-import { createTableScreen } from './table.js';
-import { openTutorial } from './tutorial.js';
-// the rankings and the players' profiles (/ranking, /jogador/<name>)
-import { createProfileScreen } from './profile.js';
-import { createRankingScreen } from './rankingpage.js';
 import { parseProfilePath } from './rankings.js';
-// disputes: "Meus relatos" (/relatos) and the staff's desk (/staff)
-import { createMyReportsScreen, createStaffScreen } from './disputes.js';
-// "Rever partida": a table's history step by step (/m/<table>/rever)
-import { createReplayScreen } from './replay.js';
+import { registerServiceWorker } from './shell.js';
 // "Sua vez!" on every page: the tables the player sits at, followed over the socket; the top bar's 🔊
 import { unlockAudioOnGesture } from './alerts.js';
 import { unlockSfxOnGesture } from './sfx.js';
@@ -28,6 +20,19 @@ import { renderTools as drawTools } from './topbar.js';
 import { createTurnWatch } from './turnwatch.js';
 
 const DESIGN_KEY = 'mm.deck';
+
+// Every screen but the lobby is a chunk of the build of its own (docs/client.md), fetched when first
+// opened: the lobby's first screen loads only what it shows.
+const SCREENS = {
+  table: () => import('./table.js').then((m) => (c, r) => m.createTableScreen(c, r.tableId, r.invitation)),
+  ranking: () => import('./rankingpage.js').then((m) => (c) => m.createRankingScreen(c)), // /ranking
+  profile: () => import('./profile.js').then((m) => (c, r) => m.createProfileScreen(c, r.player)), // /jogador/<name>
+  // disputes: the staff's desk (/staff) and "Meus relatos" (/relatos)
+  staff: () => import('./disputes.js').then((m) => (c, r) => m.createStaffScreen(c, r.dispute)),
+  reports: () => import('./disputes.js').then((m) => (c) => m.createMyReportsScreen(c)),
+  // "Rever partida": a table's history step by step (/m/<table>/rever)
+  replay: () => import('./replay.js').then((m) => (c, r) => m.createReplayScreen(c, r.tableId, r)),
+};
 
 const conn = new Connection();
 const renderTools = () => drawTools(ctx);
@@ -62,7 +67,10 @@ const ctx = {
   },
   refusal(ack) { toast(errorText(ack.code || 'unknown'), 'error'); },
   setHelpRuleset(rs) { helpRuleset = rs || 'classic32'; },
-  openHelp(rs) { openTutorial(rs || helpRuleset, ctx.design, (id) => rulesetLabel(ctx.catalog, id)); },
+  openHelp(rs) {
+    const ruleset = rs || helpRuleset;
+    import('./tutorial.js').then((m) => m.openTutorial(ruleset, ctx.design, (id) => rulesetLabel(ctx.catalog, id)));
+  },
   sessionChanged() { conn.restart(); renderTools(); ctx.turns.refresh(); },
   openAccount(mode) { openAccountDialog(ctx, mode); },
   offerAccount() { return accountOffer(ctx); },
@@ -123,24 +131,18 @@ function parseRoute() {
   return { name: 'home' };
 }
 
-function route() {
+let routed = 0; // the latest route(): a screen still loading when another is asked is not shown
+
+async function route() {
   if (!ctx.catalog) return; // the first screen waits for the rulesets
   const app = document.getElementById('app');
-  screen?.destroy?.();
-  screen = null;
   const r = parseRoute();
-  if (r.name === 'table') {
-    screen = createTableScreen(ctx, r.tableId, r.invitation);
-  } else if (r.name === 'ranking') {
-    screen = createRankingScreen(ctx);
-  } else if (r.name === 'profile') {
-    screen = createProfileScreen(ctx, r.player);
-  } else if (r.name === 'staff') {
-    screen = createStaffScreen(ctx, r.dispute);
-  } else if (r.name === 'replay') {
-    screen = createReplayScreen(ctx, r.tableId, r);
-  } else if (r.name === 'reports') {
-    screen = createMyReportsScreen(ctx);
+  const turn = ++routed;
+  const make = SCREENS[r.name] ? await SCREENS[r.name]() : null;
+  if (turn !== routed) return;
+  screen?.destroy?.();
+  if (make) {
+    screen = make(ctx, r);
   } else {
     if (location.pathname !== '/') history.replaceState(null, '', '/');
     helpRuleset = 'classic32';
@@ -195,7 +197,9 @@ function boot() {
   window.addEventListener('load', () => { showFigures(); screen?.render(); }, { once: true });
   // who this device is (an account's cookie outlives the page) before the first screen
   const asked = api.me().catch(() => null).finally(renderTools);
+  SCREENS[parseRoute().name]?.(); // the first screen's chunk fetched while the rulesets are asked
   loadCatalog(asked);
+  registerServiceWorker(); // the page installable, and a clear page when offline
 }
 
 // Every screen needs the rulesets; while the gateway does not give them, say so and ask again.

@@ -1,5 +1,5 @@
 // The table's sounds played: each name (table/sounds.js) is a few ZzFX parameter arrays
-// (ZzFX, MIT, Frank Force: the npm package `zzfx`, copied to /static/vendor/ by `make setup`;
+// (ZzFX, MIT, Frank Force: the npm package `zzfx`, copied to /static/vendor/ by `make setup`, a chunk of the build;
 // docs/client.md), the calls are also spoken in pt-BR where the browser has a pt-BR voice, and
 // the turn vibrates a phone. Browsers let a page make sound only after a gesture: the library is
 // loaded at the page's first tap or key (its AudioContext made then), and nothing plays before.
@@ -8,7 +8,6 @@
 
 import { soundOn, volume } from './sound.js';
 
-const LIBRARY = './vendor/zzfx.js';
 const LOUDEST = 0.45; // ZzFX's master volume at 100 % (its own default, .3, is about our default 70 %)
 
 // [delay in ms, ZzFX parameters: volume, randomness, frequency, attack, sustain, release, shape,
@@ -48,7 +47,7 @@ export function pickVoice(voices) {
 }
 
 function load() {
-  loading ||= import(LIBRARY).then((m) => { zzfx = m; }).catch(() => { loading = null; }); // a missing file: silent
+  loading ||= import('./vendor/zzfx.js').then((m) => { zzfx = m; }).catch(() => { loading = null; }); // a missing file: silent
 }
 
 /**

@@ -1,7 +1,8 @@
 """End-to-end fixtures: the whole platform as ``make run`` starts it, and a real headless Chromium.
 
-* ``gateway_url``: every process of ``maumau up`` (embedded NATS and SQLite in a temporary
-  directory, bots thinking 0.2 s, a stand-in after 6 s away) started once for the e2e tests, stopped after them.
+* ``gateway_url``: the client built (``make client``: again if a source changed), then every process of
+  ``maumau up`` (embedded NATS and SQLite in a temporary directory, bots thinking 0.2 s, a stand-in
+  after 6 s away) started once for the e2e tests, stopped after them.
   ``MAUMAU_E2E_VERBOSE=1`` shows the services' INFO logs in a failing test's output.
 * ``browser``: Debian's ``/usr/bin/chromium`` (``make browser`` installs it), driven by
   Playwright; no browser is ever downloaded.
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import subprocess
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -27,6 +29,7 @@ from playwright.async_api import Browser, async_playwright  # noqa: E402
 from services.runtime.supervisor import running_platform  # noqa: E402
 from tests.e2e.ui import DESKTOP, INSTRUMENT, PHONE, Player  # noqa: E402
 
+ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run", "--disable-quic"]
@@ -38,6 +41,8 @@ ADDRESSES: dict[str, str] = {}  # the running platform's (nats_url, …): for to
 
 @pytest_asyncio.fixture(scope="package", loop_scope="session")
 async def gateway_url(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[str]:
+    # the pages are the client's build (docs/client.md): never a build older than its sources
+    subprocess.run(["make", "-s", "client"], cwd=ROOT, check=True)
     async with contextlib.AsyncExitStack() as stack:
         saved = {k: os.environ.get(k) for k in (*PLATFORM_ENV, *PLATFORM_UNSET)}
         os.environ.update(PLATFORM_ENV)
