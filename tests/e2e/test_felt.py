@@ -326,6 +326,7 @@ async def test_at_a_timed_table_the_ring_of_the_seat_on_turn_empties(players: Pl
     await ana.page.goto("/")
     await ana.enter()
     await ana.by("ruleset-classic32").click()
+    await ana.open_house_rules()
     timer = ana.by("opt-turn_seconds")
     values = await timer.locator("option").evaluate_all("(os) => os.map((o) => o.value).filter((v) => v && v !== '0')")
     await timer.select_option(values[-1])  # the longest: the turn is not played for Ana while this looks
