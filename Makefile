@@ -76,6 +76,34 @@ test: lint browser prometheus $(ANCHOR)
 	node --test gateway/static/tests/
 	$(BIN)/pytest -q
 
+# The image (deploy/Containerfile) built on a machine that reaches no container registry: its base
+# made from Debian's packages by deploy/base-image.sh (only when missing or its recipe changed), then
+# the project built on it (docs/operations.md, "The image, built here"). podman, runc and mmdebstrap
+# are installed from Debian when missing; podman runs with the project's settings
+# (.ci/containers.conf: runc, cgroupfs, lowered ulimits) unless CONTAINERS_CONF names others. The
+# build's pip trusts what this machine trusts (HOST_CA, mounted over the base's bundle during the
+# build only: a TLS-inspecting proxy's CA never lands in the image).
+.PHONY: image drill
+IMAGE ?= localhost/maumau-online:dev
+BASE_IMAGE ?= localhost/maumau-base:bookworm
+CONTAINERS_CONF ?= $(CURDIR)/.ci/containers.conf
+HOST_CA ?= /etc/ssl/certs/ca-certificates.crt
+
+image: setup
+	@command -v podman >/dev/null && command -v runc >/dev/null && command -v mmdebstrap >/dev/null \
+		|| (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y podman runc mmdebstrap)
+	CONTAINERS_CONF=$(CONTAINERS_CONF) deploy/base-image.sh $(BASE_IMAGE)
+	CONTAINERS_CONF=$(CONTAINERS_CONF) podman build -f deploy/Containerfile \
+		--build-arg PYTHON_IMAGE=$(BASE_IMAGE) \
+		$(if $(wildcard $(HOST_CA)),--volume $(HOST_CA):/etc/ssl/certs/ca-certificates.crt:ro) \
+		-t $(IMAGE) .
+	@CONTAINERS_CONF=$(CONTAINERS_CONF) podman image inspect --format '$(IMAGE): {{.Size}} bytes' $(IMAGE)
+
+# The drills: tests that build and run real containers, minutes long, so kept out of `make test`
+# (pyproject.toml's addopts deselect the `drill` marker); .ci/run runs both.
+drill: setup
+	$(BIN)/pytest -q -m drill
+
 BENCH_SECONDS ?= 10
 bench: setup .venv-bench/.installed
 	$(BIN)/maumau bench rules --ruleset colors108 --players 2 --seconds $(BENCH_SECONDS) --seed 1
