@@ -14,7 +14,7 @@ export const en = {
   'app.title': 'Mau-Mau Online',
   'app.tagline': 'The best place to play Mau-Mau with friends',
   'lang.toggle': 'PT',
-  'lang.toggle.label': 'Mudar para português',
+  'lang.toggle.label': 'PT: mudar para português',
   'deck.label': 'Deck',
   'deck.classic': 'Traditional',
   'deck.fourcolor': 'Four colours',

@@ -15,7 +15,7 @@ export const pt = {
   'app.title': 'Mau-Mau Online',
   'app.tagline': 'O melhor lugar para jogar Mau-Mau com os amigos',
   'lang.toggle': 'EN',
-  'lang.toggle.label': 'Switch to English',
+  'lang.toggle.label': 'EN: switch to English',
   'deck.label': 'Baralho',
   'deck.classic': 'Tradicional', // not "Clássico": the rulesets Clássico 32/52 sit beside it
   'deck.fourcolor': 'Quatro cores',

@@ -41,7 +41,7 @@ function stockOf(p) {
     class: `stock${canDraw ? ' can-act' : ''}`, testid: 'stock', type: canDraw ? 'button' : null, 'data-focus': 'stock',
     'aria-label': `${t('table.stock')}: ${t('table.stock_count', { n: v.stock })}`,
     onclick: canDraw ? () => p.act(p.g.draw) : null,
-  }, h('span', { class: 'card-face', html: v.stock > 0 ? backSVG(p.design) : '' }),
+  }, h('span', { class: 'card-face', 'aria-hidden': 'true', html: v.stock > 0 ? backSVG(p.design) : '' }),
   h('span', { class: 'stock-count', testid: 'stock-count' }, String(v.stock)));
 }
 

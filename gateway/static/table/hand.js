@@ -53,7 +53,8 @@ export function renderHand(p) {
         const btn = e.currentTarget; // the event's is gone by the drop
         dragCard(e, btn, () => p.onCard(name, btn));
       } : null,
-    }, h('span', { class: 'card-face', html: cardSVG(name, p.design, { effect: cardEffect(p.rs, p.st.info.options, name) }) }));
+    }, h('span', { class: 'card-face', 'aria-hidden': 'true', // the button's name is the card's spoken name
+      html: cardSVG(name, p.design, { effect: cardEffect(p.rs, p.st.info.options, name) }) }));
   });
   const container = h('div', {
     class: `hand${p.st.doubleMode ? ' double-mode' : ''}${ace ? ' companion-mode' : ''}`, testid: 'hand', role: 'group', 'aria-label': t('table.my_hand'),

@@ -7,8 +7,10 @@ import { formatEntry } from './eventlog.js';
 const SHOWN = 80;
 
 export function buildLog() {
-  const list = h('ol', { class: 'event-log', testid: 'event-log', 'aria-live': 'polite' });
-  const title = h('h3', { class: 'log-title' });
+  // the log scrolls: focusable, so a keyboard can scroll it too; it names itself by its title
+  const title = h('h3', { class: 'log-title', id: 'event-log-title' });
+  const list = h('ol', { class: 'event-log', testid: 'event-log', 'aria-live': 'polite', tabindex: '0',
+    'aria-labelledby': 'event-log-title' });
   return { el: h('section', { class: 'panel log-panel' }, title, list), title, list };
 }
 
