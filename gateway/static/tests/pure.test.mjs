@@ -200,3 +200,9 @@ test('a draw that the turn does not survive says so', () => {
   assert.deepEqual(fmt(drew(1), false), ['Você comprou 1 carta: 9♠.']); // it fits: the choice is the player's
   assert.deepEqual(fmt(drew(2), true), ['Você comprou 2 cartas: 9♠, 8♣. A vez passou.']); // a 7's draw taken
 });
+
+test('a goal of one point is one "ponto", of more "pontos", in both languages', () => {
+  assert.equal(t('table.goal', { n: 1 }, 'pt-BR'), 'Meta: 1 ponto');
+  assert.equal(t('table.goal', { n: 400 }, 'pt-BR'), 'Meta: 400 pontos');
+  assert.equal(t('table.goal_low', { n: 1 }, 'en'), 'Goal: 1 point (lowest total wins)');
+});
