@@ -11,6 +11,7 @@ const PASSWORD_REFUSALS = ['bad_password', 'weak_password', 'password_has_name',
 
 /** A name as the gateway shows it: control characters dropped, runs of spaces made one, trimmed. */
 export function shownName(name) {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what it drops
   return name.replace(/[\u0000-\u001f\u007f-\u009f]/gu, '').split(/\s+/u).filter(Boolean).join(' ');
 }
 

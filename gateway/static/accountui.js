@@ -74,7 +74,7 @@ export function accountOffer(ctx) {
 /** The dialog for signing in (`mode` 'login') or creating an account ('register'). */
 export function openAccountDialog(ctx, mode) {
   open?.close();
-  const previous = document.activeElement;
+  const previous = /** @type {HTMLElement | null} */ (document.activeElement);
   const guest = ctx.session();
   const form = { mode, name: mode === 'register' ? guest?.name || '' : '', password: '', busy: false };
   const body = h('div', { class: 'account-body' });

@@ -61,7 +61,7 @@ function drawIcon(n) {
 }
 
 function applyIcon() {
-  let link = document.querySelector('link[rel="icon"]');
+  let link = /** @type {HTMLLinkElement | null} */ (document.querySelector('link[rel="icon"]'));
   if (!link) {
     link = document.createElement('link');
     link.rel = 'icon';
@@ -161,7 +161,9 @@ export async function setNotify(on) {
 export function notify(title, body, tag, onClick) {
   if (!notifyOn()) return false;
   try {
-    const n = new Notification(title, { body, tag, renotify: true, lang: document.documentElement.lang || 'pt-BR' });
+    // renotify: a newer turn sounds again though its tag is the same (not yet in TypeScript's DOM types)
+    const options = /** @type {NotificationOptions} */ ({ body, tag, renotify: true, lang: document.documentElement.lang || 'pt-BR' });
+    const n = new Notification(title, options);
     n.onclick = () => {
       try { window.focus(); } catch { /* the browser decides */ }
       onClick?.();

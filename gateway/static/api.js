@@ -311,6 +311,7 @@ export class Connection extends EventTarget {
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     const q = s.account ? '' : `?${new URLSearchParams({ name: s.name || '' })}`;
     this._setStatus(this.attempt === 0 ? 'connecting' : 'reconnecting');
+    /** @type {WebSocket & { stopped?: boolean, lastHeard?: number }} */
     let ws;
     try {
       ws = new WebSocket(`${proto}//${location.host}/ws${q}`);

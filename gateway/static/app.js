@@ -176,13 +176,13 @@ function boot() {
     else ctx.accountChanged(now?.account ? '' : errorText('no_account'));
   });
   conn.addEventListener('error', (e) => {
-    const f = e.detail;
+    const f = /** @type {CustomEvent} */ (e).detail;
     if (f.code === 'unknown_table' || f.code === 'too_fast') return; // the screens handle these
     toast(errorText(f.code), 'error');
   });
   window.addEventListener('popstate', route);
   document.addEventListener('click', (e) => {
-    const a = e.target.closest('a[data-link]');
+    const a = /** @type {HTMLAnchorElement | null} */ (/** @type {Element} */ (e.target).closest('a[data-link]'));
     if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
     const url = new URL(a.href, location.href);
     if (url.origin !== location.origin) return;

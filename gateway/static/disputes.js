@@ -294,7 +294,7 @@ export function createStaffScreen(ctx, disputeId) {
         class: `rank-tab${current ? ' selected' : ''}`, href: path, 'data-link': true, testid: `staff-tab-${key}`,
         'aria-current': current ? 'page' : null,
       }, t(`staff.tab.${key}`)))) : null;
-    const focused = document.activeElement?.dataset?.testid;
+    const focused = /** @type {HTMLElement | null} */ (document.activeElement)?.dataset?.testid;
     const marks = data.staff && !data.look ? marksSection(data.marks) : null;
     mount(el, h('section', { class: 'panel' }, h('h1', {}, t('staff.title')), tabs, body, marks));
     if (focused === 'staff-note') el.querySelector('[data-testid="staff-note"]')?.focus();

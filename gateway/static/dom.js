@@ -46,7 +46,7 @@ export function mount(el, ...children) {
 
 /** Re-render `container` keeping the keyboard focus on the element with the same data-focus key. */
 export function keepFocus(container, render) {
-  const active = document.activeElement;
+  const active = /** @type {HTMLElement | null} */ (document.activeElement);
   const key = active && container.contains(active) ? active.dataset.focus : null;
   render();
   if (key) {

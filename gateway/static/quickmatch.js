@@ -57,9 +57,17 @@ export function speedText(catalog, ruleset, seconds) {
  * its table. Every answer that comes back after the player changed their mind is ignored (`run`).
  */
 export class QuickMatch {
+  /**
+   * @param {{ api?: typeof realApi, onChange?: (qm: QuickMatch) => void, onTable?: (tableId: string) => void,
+   *   now?: () => number, sleep?: (ms: number) => Promise<void> }} [deps] what it talks to (the tests pass their own)
+   */
   constructor({ api = realApi, onChange = () => {}, onTable = () => {}, now = () => Date.now(),
     sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); }) } = {}) {
-    Object.assign(this, { api, onChange, onTable, now, sleep });
+    this.api = api;
+    this.onChange = onChange;
+    this.onTable = onTable;
+    this.now = now;
+    this.sleep = sleep;
     this.state = 'idle';
     this.ticket = null;
     this.choice = null;

@@ -68,6 +68,7 @@ export function categoryMark(category, lang) {
 /** The period a ranking shows, in words, from the gateway's key: "1 de dezembro de 2026", "semana 49 de 2026", … */
 export function periodCaption(period, key, lang) {
   const locale = lang === 'en' ? 'en-GB' : 'pt-BR';
+  /** @param {number} y @param {number} m @param {Intl.DateTimeFormatOptions} [opts] */
   const date = (y, m, d = 1, opts = { month: 'long', year: 'numeric' }) => new Intl.DateTimeFormat(locale,
     { ...opts, timeZone: 'UTC' }).format(new Date(Date.UTC(y, m - 1, d)));
   let m;

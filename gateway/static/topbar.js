@@ -21,14 +21,15 @@ function setMenu(open) {
 function closeMenuOnLeave() {
   document.addEventListener('click', (e) => {
     if (!menuOpen) return;
-    const inMenu = e.target.closest('#topbar-more');
-    if (e.target.closest('[data-testid="btn-more"]')) return;
-    if (!inMenu || e.target.closest('a, button')) setMenu(false);
+    const target = /** @type {Element} */ (e.target);
+    const inMenu = target.closest('#topbar-more');
+    if (target.closest('[data-testid="btn-more"]')) return;
+    if (!inMenu || target.closest('a, button')) setMenu(false);
   });
   document.addEventListener('keydown', (e) => {
     if (e.key !== 'Escape' || !menuOpen) return;
     setMenu(false);
-    document.querySelector('[data-testid="btn-more"]')?.focus();
+    /** @type {HTMLElement | null} */ (document.querySelector('[data-testid="btn-more"]'))?.focus();
   });
 }
 
@@ -83,7 +84,7 @@ function soundButton() {
     'aria-label': t('sound.label'), title: on ? t('sound.on_title') : t('sound.off_title'),
     onclick: () => {
       setSound(!on); // the top bar is drawn again
-      document.querySelector('[data-testid="btn-sound"]')?.focus();
+      /** @type {HTMLElement | null} */ (document.querySelector('[data-testid="btn-sound"]'))?.focus();
     },
   }, h('span', { 'aria-hidden': 'true' }, on ? '🔊' : '🔇'));
 }

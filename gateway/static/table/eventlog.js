@@ -16,6 +16,11 @@ function announceKey(ruleset, announce) {
   return `log.announce.${callOf(ruleset, announce)}`;
 }
 
+/**
+ * One part of a log entry: a key of the words and the values they take.
+ * @typedef {{ k: string, v?: Record<string, any> }} Seg
+ */
+
 /** Why a seat drew, other than by drawing: a missed call (its own or denounced), a W+4 challenge's cost. */
 function penaltyKey(a, seat) {
   if (a.do === 'challenge_wild') return seat === a.seat ? 'log.penalty_wrong_challenge' : 'log.penalty_bluff';
@@ -40,6 +45,7 @@ export function drawKind(a, d) {
 export function describeEvent(ev, { me, names, ruleset, view, passed = false }) {
   const who = (seat) => (seat === me ? { you: true, name: '' } : { you: false, name: names[seat] ?? `#${seat + 1}` });
   const out = [];
+  /** @param {Seg[]} segs */
   const line = (segs, cls = '') => out.push({ segs, cls });
   switch (ev.type) {
     case 'TableCreated': line([{ k: 'log.created' }]); break;
@@ -55,17 +61,17 @@ export function describeEvent(ev, { me, names, ruleset, view, passed = false }) 
       const you = p.you ? '_you' : '';
       if (ev.reshuffles) line([{ k: 'log.reshuffled' }]);
       if (a.do === 'play') {
-        const segs = [{ k: `log.played${you}`, v: { name: p.name, card: a.card } }];
+        const segs = /** @type {Seg[]} */ ([{ k: `log.played${you}`, v: { name: p.name, card: a.card } }]);
         if (a.with) segs.push({ k: 'log.with', v: { card: a.with } }); // ace_with_company
         if (a.choose) segs.push({ k: 'log.chose', v: { suit: a.choose } });
         if (a.announce) segs.push({ k: announceKey(ruleset, a.announce) });
         line(segs, p.you ? 'me' : '');
       } else if (a.do === 'double') {
-        const segs = [{ k: `log.double${you}`, v: { name: p.name, card: (a.cards || [])[0] } }];
+        const segs = /** @type {Seg[]} */ ([{ k: `log.double${you}`, v: { name: p.name, card: (a.cards || [])[0] } }]);
         if (a.announce) segs.push({ k: announceKey(ruleset, a.announce) });
         line(segs, p.you ? 'me' : '');
       } else if (a.do === 'burn' || a.do === 'quick') {
-        const segs = [{ k: `log.${a.do}${you}`, v: { name: p.name, card: a.card } }];
+        const segs = /** @type {Seg[]} */ ([{ k: `log.${a.do}${you}`, v: { name: p.name, card: a.card } }]);
         if (a.announce) segs.push({ k: announceKey(ruleset, a.announce) });
         line(segs, p.you ? 'me' : '');
       } else if (a.do === 'choose') {
@@ -83,7 +89,7 @@ export function describeEvent(ev, { me, names, ruleset, view, passed = false }) 
         const v = { name: q.name, n: d.count, cards: q.you && d.cards && d.cards.length ? d.cards : null };
         const kind = drawKind(a, d);
         if (kind === 'drew') {
-          const segs = [{ k: d.count ? `log.drew${y}` : 'log.drew_none', v: { ...v, name: q.you ? null : q.name, nameYou: q.you } }];
+          const segs = /** @type {Seg[]} */ ([{ k: d.count ? `log.drew${y}` : 'log.drew_none', v: { ...v, name: q.you ? null : q.name, nameYou: q.you } }]);
           // the engine moved on: a card drawn that nothing may follow, or a pending draw taken (which ends the turn)
           if (passed) segs.push({ k: d.count === 1 ? 'log.turn_passed' : 'log.turn_ends' });
           line(segs, q.you ? 'me' : '');
@@ -157,6 +163,7 @@ export function describeEvent(ev, { me, names, ruleset, view, passed = false }) 
 }
 
 /** A log entry in the current language. */
+/** @param {{ segs: Seg[] }} entry */
 export function formatEntry(entry) {
   return entry.segs.map(({ k, v = {} }) => {
     const vars = { ...v };

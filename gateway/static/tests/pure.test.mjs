@@ -4,7 +4,7 @@ import { test } from 'node:test';
 
 import { isSilent } from '../api.js';
 import { backSVG, cardPoints, cardSVG, DESIGN_IDS, parseCard } from '../cards.js';
-import { cardLabel, cardShort, errorText, listNames, pick, STRINGS, suitText, t, timeAgo } from '../i18n.js';
+import { cardShort, errorText, listNames, pick, STRINGS, suitText, t, timeAgo } from '../i18n.js';
 import { parseTableLink } from '../lobby.js';
 import { describeEvent, formatEntry } from '../table/eventlog.js';
 import { handCardClass } from '../table/hand.js';
