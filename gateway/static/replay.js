@@ -6,11 +6,11 @@
 // (?relato=<id>&lance=<seq>): the look is recorded on that dispute, the moment marked.
 
 import { api } from './api.js';
-import { cardSVG } from './cards.js';
 import { rulesetOf } from './catalog.js';
 import { h, keepFocus, mount } from './dom.js';
-import { cardLabel, errorText, t } from './i18n.js';
+import { errorText, t } from './i18n.js';
 import { nameForm } from './lobby.js';
+import { allHands, viewerLine } from './replayviews.js';
 import { playSound } from './sfx.js';
 import { animate, captureRects } from './table/animate.js';
 import { renderFelt } from './table/board.js';
@@ -87,18 +87,6 @@ export function createReplayScreen(ctx, tableId, { match = 0, relato = '', momen
     };
   }
 
-  // staff: every hand, at every step
-  function allHands(p) {
-    const hands = p.st.view?.hands;
-    if (!hands) return null;
-    return h('section', { class: 'replay-hands', testid: 'replay-hands', 'aria-label': t('replay.hands') },
-      hands.map((cards, seat) => h('div', { class: 'replay-hand', testid: `replay-hand-${seat}` },
-        h('span', { class: 'replay-hand-name' }, p.nameOf(seat)),
-        h('span', { class: 'replay-hand-cards' }, cards.length ? cards.map((c) => h('span', {
-          class: 'card-face mini-face', role: 'img', 'aria-label': cardLabel(c), 'data-card': c, html: cardSVG(c, p.design),
-        })) : h('span', { class: 'muted' }, '—')))));
-  }
-
   function game(p) {
     const v = p.st.view;
     if (!v) return [h('p', { class: 'notice replay-lobby', testid: 'replay-lobby' }, t('replay.lobby'))];
@@ -142,11 +130,6 @@ export function createReplayScreen(ctx, tableId, { match = 0, relato = '', momen
     // read aloud when a person steps, not at every tick of play
     return h('p', { class: 'replay-line', testid: 'replay-line', 'data-seq': String(step.seq), 'aria-live': player.playing ? 'off' : 'polite' },
       h('span', { class: 'replay-line-label' }, `${t('replay.line')}: `), text);
-  }
-
-  function who() {
-    const kind = data.viewer === 'staff' ? 'staff' : data.viewer === 'seat' ? 'seat' : 'spectator';
-    return h('p', { class: `muted replay-who replay-who-${kind}`, testid: 'replay-who' }, t(`replay.as_${kind}`));
   }
 
   function build() {
@@ -201,7 +184,7 @@ export function createReplayScreen(ctx, tableId, { match = 0, relato = '', momen
     const p = props(step);
     ctx.setHelpRuleset(p.st.info.ruleset);
     keepFocus(el, () => {
-      mount(regions.top, h('p', { class: 'replay-kicker', testid: 'replay-title' }, `⏪ ${t('replay.title')}`), who(),
+      mount(regions.top, h('p', { class: 'replay-kicker', testid: 'replay-title' }, `⏪ ${t('replay.title')}`), viewerLine(data.viewer),
         h('a', { class: 'btn btn-small btn-ghost', href: `/m/${encodeURIComponent(tableId)}`, 'data-link': true, testid: 'replay-table-link' },
           t('replay.to_table')));
       mount(regions.head, ...renderHead(p));

@@ -11,7 +11,7 @@ import { t } from './i18n.js';
 import { nameForm } from './lobby.js';
 import { playSound } from './sfx.js';
 import { animate, captureRects, celebrateMatch, revealRound } from './table/animate.js';
-import { renderChatFrame, renderChatLog } from './table/chat.js';
+import { chatSenders, renderChatFrame, renderChatLog } from './table/chat.js';
 import { renderGame } from './table/game.js';
 import { tableReactions } from './table/reactions.js';
 import { renderHead } from './table/head.js';
@@ -131,16 +131,7 @@ export function createTableScreen(ctx, tableId, invitation) {
     }
   }
 
-  async function sendReaction(reaction) {
-    const ack = await ctx.conn.command(tableId, { chat: { reaction } });
-    if (!ack.ok) ctx.refusal(ack);
-  }
-
-  async function sendChat(text, input) {
-    const ack = await ctx.conn.command(tableId, { chat: { text } });
-    if (ack.ok) input.value = '';
-    else ctx.refusal(ack);
-  }
+  const { sendChat, sendReaction } = chatSenders(ctx, tableId);
 
   // -- rendering
 

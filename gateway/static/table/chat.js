@@ -39,3 +39,19 @@ export function renderChatLog(c, lines, me) {
     h('strong', {}, line.seat === me ? t('you') : line.name), ': ', h('span', {}, reactionText(line) || line.text))));
   c.log.scrollTop = c.log.scrollHeight;
 }
+
+
+/** What the chat's panel sends: a line (its input emptied once stored) and a reaction; a refusal is shown. */
+export function chatSenders(ctx, tableId) {
+  return {
+    async sendChat(text, input) {
+      const ack = await ctx.conn.command(tableId, { chat: { text } });
+      if (ack.ok) input.value = '';
+      else ctx.refusal(ack);
+    },
+    async sendReaction(reaction) {
+      const ack = await ctx.conn.command(tableId, { chat: { reaction } });
+      if (!ack.ok) ctx.refusal(ack);
+    },
+  };
+}
