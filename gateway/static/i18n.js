@@ -2,13 +2,15 @@
 // The words are in i18n/<lang>.js; this is the lookup, the current language and the formats.
 // Pure module: no DOM access except through setLang/applyLang, so it can be unit-tested in node.
 
-import { en } from './i18n/en.js';
 import { pt } from './i18n/pt-BR.js';
 
 export const LANGS = ['pt-BR', 'en'];
 const LANG_KEY = 'mm.lang';
 
-export const STRINGS = { 'pt-BR': pt, en };
+/** The words of each language loaded so far: pt-BR always; English fetched when first chosen (a chunk of
+ * its own: the first screen carries one language's words, not both). */
+export const STRINGS = { 'pt-BR': pt };
+const LOADERS = { en: () => import('./i18n/en.js').then((m) => m.en) };
 
 let current = 'pt-BR';
 const listeners = new Set();
@@ -17,24 +19,34 @@ function storage() {
   try { return globalThis.localStorage || null; } catch { return null; }
 }
 
+/** Have the words of `lang` at hand (fetched once). */
+export async function ensureLang(lang) {
+  if (!STRINGS[lang] && LOADERS[lang]) STRINGS[lang] = await LOADERS[lang]();
+}
+
+/** The language the device chose before: pt-BR at once, English as soon as its words came (listeners hear it). */
 export function initLang() {
   const saved = storage()?.getItem(LANG_KEY);
-  current = LANGS.includes(saved) ? saved : 'pt-BR';
+  current = 'pt-BR';
   applyLang();
+  if (LANGS.includes(saved) && saved !== current) setLang(saved);
   return current;
 }
 
 export function getLang() { return current; }
 
+/** Switch to `lang` (at once when its words are here, else once they came); the promise settles when it has. */
 export function setLang(lang) {
-  if (!LANGS.includes(lang) || lang === current) return;
+  if (!LANGS.includes(lang) || lang === current) return Promise.resolve();
+  if (!STRINGS[lang]) return ensureLang(lang).then(() => setLang(lang));
   current = lang;
   storage()?.setItem(LANG_KEY, lang);
   applyLang();
   for (const fn of listeners) fn(lang);
+  return Promise.resolve();
 }
 
-export function toggleLang() { setLang(current === 'pt-BR' ? 'en' : 'pt-BR'); }
+export function toggleLang() { return setLang(current === 'pt-BR' ? 'en' : 'pt-BR'); }
 
 export function onLangChange(fn) { listeners.add(fn); return () => listeners.delete(fn); }
 

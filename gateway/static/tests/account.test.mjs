@@ -4,6 +4,9 @@ import { test } from 'node:test';
 
 import { checkAccountForm, refusalField, refusalText, shownName } from '../account.js';
 import { errorText } from '../i18n.js';
+import { ensureLang } from '../i18n.js';
+
+await ensureLang('en'); // English is a chunk of its own, fetched when chosen
 
 test('a name as the gateway shows it', () => {
   assert.equal(shownName('  Ana   Maria '), 'Ana Maria');

@@ -3,6 +3,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { learnHref, linkedRequest } from '../lobby.js';
+import { ensureLang } from '../i18n.js';
+
+await ensureLang('en'); // English is a chunk of its own, fetched when chosen
 
 const IDS = ['classic32', 'classic52', 'candeias', 'colors108'];
 

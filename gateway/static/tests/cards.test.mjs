@@ -7,6 +7,9 @@ import { test } from 'node:test';
 import { cardKind, cardSVG, FIGURES, showFigures } from '../cards.js';
 import { cardEffect } from '../catalog.js';
 import { cardLabel } from '../i18n.js';
+import { ensureLang } from '../i18n.js';
+
+await ensureLang('en'); // English is a chunk of its own, fetched when chosen
 
 const l = (pt, en) => ({ 'pt-BR': pt, en });
 const CLASSIC = {

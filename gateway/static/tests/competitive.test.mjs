@@ -9,6 +9,9 @@ import {
 import { errorText, t } from '../i18n.js';
 import { parseRankingBy, parseRankingSearch, rankingPath } from '../rankings.js';
 import { describeEvent, formatEntry } from '../table/eventlog.js';
+import { ensureLang } from '../i18n.js';
+
+await ensureLang('en'); // English is a chunk of its own, fetched when chosen
 
 const RULESETS = ['classic32', 'classic52', 'candeias', 'colors108'];
 const said = (entries) => entries.map(formatEntry).join(' ');

@@ -5,6 +5,9 @@ import { test } from 'node:test';
 import { MAX_REPORT } from '../disputes.js';
 import { errorText, setLang, t } from '../i18n.js';
 import { describeEvent, formatEntry } from '../table/eventlog.js';
+import { ensureLang } from '../i18n.js';
+
+await ensureLang('en'); // English is a chunk of its own, fetched when chosen
 
 const said = (entries) => entries.map(formatEntry).join(' ');
 

@@ -11,6 +11,9 @@ import { handCardClass } from '../table/hand.js';
 import { companionsOf, groupLegal, isClockwise, pickAnnounce } from '../table/legal.js';
 import { seatOrder } from '../table/felt.js';
 import { STEPS } from '../tutorial.js';
+import { ensureLang } from '../i18n.js';
+
+await ensureLang('en'); // English is a chunk of its own, fetched when chosen
 
 test('every pt-BR string has an English twin and vice versa', () => {
   const pt = Object.keys(STRINGS['pt-BR']);

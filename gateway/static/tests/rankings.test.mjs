@@ -8,6 +8,9 @@ import {
   categoryMark, matchSummary, parseProfilePath, parseRankingSearch, percent, periodCaption, profilePath, rankingPath,
   sameName, sinceText,
 } from '../rankings.js';
+import { ensureLang } from '../i18n.js';
+
+await ensureLang('en'); // English is a chunk of its own, fetched when chosen
 
 const RULESETS = ['classic32', 'classic52', 'candeias', 'colors108'];
 

@@ -4,6 +4,9 @@ import { test } from 'node:test';
 
 import { setLang } from '../i18n.js';
 import { newReactions, reactionText } from '../table/reactions.js';
+import { ensureLang } from '../i18n.js';
+
+await ensureLang('en'); // English is a chunk of its own, fetched when chosen
 
 const line = (time, seat, extra) => ({ time, seat, name: `P${seat}`, text: '', ...extra });
 

@@ -8,6 +8,9 @@ import {
   badgeText, bareTitle, chatAfter, entryAfter, isMyTurn, lastLineTime, mergedRows, remember, tableOfPath,
   tablesToFollow, titleWith, unreadCount, waitingCount,
 } from '../turns.js';
+import { ensureLang } from '../i18n.js';
+
+await ensureLang('en'); // English is a chunk of its own, fetched when chosen
 
 const info = (over = {}) => ({ status: 'playing', my_seat: 1, auto: [], away: [], ruleset: 'classic32',
   players: [{ name: 'Ana', bot: false }, { name: 'Bia', bot: false }], ...over });

@@ -5,6 +5,9 @@ import { test } from 'node:test';
 
 import { parseCard } from '../cards.js';
 import { houseSteps, SCENES } from '../tutorialhouse.js';
+import { ensureLang } from '../i18n.js';
+
+await ensureLang('en'); // English is a chunk of its own, fetched when chosen
 
 const flag = (name, dflt, on, off, house = true) => ({ name, kind: 'flag', default: dflt, on, off, house });
 const choice = (name, dflt, values, house = true) => ({ name, kind: 'choice', default: dflt, house, values: values.map((value) => ({ value })) });
