@@ -26,7 +26,7 @@ from typing import Any
 
 import aiohttp
 
-from services.up import running_platform
+from services.runtime.supervisor import running_platform
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORTS = ROOT / "build" / "lighthouse"  # each page's whole report, to read the audits behind a figure
