@@ -101,10 +101,14 @@ function compress(dir) {
   for (const name of readdirSync(dir)) {
     if (!COMPRESSED.test(name)) continue;
     const body = readFileSync(join(dir, name));
-    writeFileSync(join(dir, `${name}.br`), brotliCompressSync(body, {
-      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
-    }));
-    writeFileSync(join(dir, `${name}.gz`), gzipSync(body, { level: 9 }));
+    const copies = {
+      br: brotliCompressSync(body, {
+        params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+      }),
+      gz: gzipSync(body, { level: 9 }),
+    };
+    // a copy only where it is smaller: a tiny file (a chunk of one line) is sent as it is
+    for (const [ext, copy] of Object.entries(copies)) if (copy.length < body.length) writeFileSync(join(dir, `${name}.${ext}`), copy);
   }
 }
 

@@ -51,6 +51,9 @@ async def test_hashed_files_are_sent_compressed(gateway_url: str, encoding: str)
         plain_r, plain = await get(gateway_url + asset, **{"Accept-Encoding": "identity"})
         r, body = await get(gateway_url + asset, **{"Accept-Encoding": encoding})
         assert "Content-Encoding" not in plain_r.headers, asset
+        if len(plain) < 200:  # a chunk of a line or two: no copy of it is smaller, it goes as it is
+            assert "Content-Encoding" not in r.headers and body == plain, asset
+            continue
         assert r.headers["Content-Encoding"] == encoding, asset
         assert len(body) < len(plain), asset
 

@@ -195,14 +195,19 @@ async def test_a_card_dragged_onto_the_pile_is_played(players: Players) -> None:
     assert (await ana.snapshot())["hand"].count(card) == count - 1  # played once, not twice by the click after
 
 
+async def started_recording_motion(player: Player) -> None:
+    """A three-seat table with bots, every motion recorded (``RECORD_MOTION``) from before its start."""
+    await player.page.goto("/")
+    await player.enter()
+    await player.create_table("classic32", seats=3)
+    await player.fill_bots(3)
+    await player.page.evaluate(RECORD_MOTION)
+    await player.start()
+
+
 async def test_the_deal_a_play_and_a_draw_move_from_their_place_to_where_they_land(players: Players) -> None:
     ana = await players.open("Ana")
-    await ana.page.goto("/")
-    await ana.enter()
-    await ana.create_table("classic32", seats=3)
-    await ana.fill_bots(3)
-    await ana.page.evaluate(RECORD_MOTION)
-    await ana.start()
+    await started_recording_motion(ana)
     s = await ana.wait_actionable()
     motion: list[dict[str, Any]] = await ana.page.evaluate("() => window.__motion")
     deal = [m for m in motion if m.get("fly") == "deal" and "from" in m]
@@ -231,12 +236,7 @@ async def test_the_deal_a_play_and_a_draw_move_from_their_place_to_where_they_la
 
 async def test_nothing_moves_with_reduced_motion(players: Players) -> None:
     ana = await players.open("Ana", reduced_motion="reduce")
-    await ana.page.goto("/")
-    await ana.enter()
-    await ana.create_table("classic32", seats=3)
-    await ana.fill_bots(3)
-    await ana.page.evaluate(RECORD_MOTION)
-    await ana.start()
+    await started_recording_motion(ana)
     for _ in range(6):  # until a bot has moved too
         if await ana.page.evaluate(
                 "() => window.__e2e.frames.some((f) => f.events.some((e) => e.action && e.action.seat !== 0))"):

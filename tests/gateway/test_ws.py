@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 
@@ -63,33 +64,31 @@ async def test_a_spectator_sees_no_hand_and_can_neither_act_nor_write(nats_url: 
     assert not act["ok"] and act["code"] == "not_seated" and not say["ok"] and say["code"] == "not_seated"
 
 
-async def test_chat_reaches_everyone_at_the_table(nats_url: str, tmp_path: Path) -> None:
+async def _chat_heard(nats_url: str, tmp_path: Path, sender: int,
+                      body: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Ana and Bia seated and subscribed; one of them (``sender``: 0 Ana, 1 Bia) sends a chat frame: (its ack,
+    the chat frame the other one heard)."""
     async with gateways(nats_url, tmp_path) as g:
-        alice, bob = await g.client("Ana"), await g.client("Bia")
-        tid = await _table_for_two(g, alice, bob)
-        for c in (alice, bob):
+        players = [await g.client("Ana"), await g.client("Bia")]
+        tid = await _table_for_two(g, *players)
+        for c in players:
             await c.connect()
             await c.send({"type": "subscribe", "table": tid})
             await c.wait(lambda f: f.get("type") == "chat")
-        said = await alice.command(tid, {"chat": {"text": "<b>boa sorte</b>"}})
-        line = await bob.wait(lambda f: f.get("type") == "chat" and f["lines"])
-        await alice.close()
-        await bob.close()
+        ack = await players[sender].command(tid, {"chat": body})
+        heard = await players[1 - sender].wait(lambda f: f.get("type") == "chat" and f["lines"])
+        for c in players:
+            await c.close()
+    return ack, heard
+
+
+async def test_chat_reaches_everyone_at_the_table(nats_url: str, tmp_path: Path) -> None:
+    said, line = await _chat_heard(nats_url, tmp_path, 0, {"text": "<b>boa sorte</b>"})
     assert said["ok"] and line["lines"][0]["text"] == "<b>boa sorte</b>" and line["lines"][0]["seat"] == 0
 
 
 async def test_a_reaction_reaches_everyone_at_the_table_as_a_chat_line(nats_url: str, tmp_path: Path) -> None:
-    async with gateways(nats_url, tmp_path) as g:
-        alice, bob = await g.client("Ana"), await g.client("Bia")
-        tid = await _table_for_two(g, alice, bob)
-        for c in (alice, bob):
-            await c.connect()
-            await c.send({"type": "subscribe", "table": tid})
-            await c.wait(lambda f: f.get("type") == "chat")
-        reacted = await bob.command(tid, {"chat": {"reaction": "aplausos"}})
-        line = await alice.wait(lambda f: f.get("type") == "chat" and f["lines"])
-        await alice.close()
-        await bob.close()
+    reacted, line = await _chat_heard(nats_url, tmp_path, 1, {"reaction": "aplausos"})
     assert reacted["ok"] and line["lines"][0]["reaction"] == "aplausos" and line["lines"][0]["seat"] == 1
     assert line["lines"][0]["text"] == ""
 
