@@ -10,7 +10,7 @@ aggregate is another command). What differs between them is only the stream's co
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from nats.js import JetStreamContext
 from nats.js.api import DiscardPolicy, RePublish, StorageType, StreamConfig
@@ -70,21 +70,22 @@ class EventLog:
     duplicate_window: float = 120.0
     per_subject: int = -1  # messages kept per subject (-1: all of them)
     republish_to: str | None = None  # a subject every stored message is also published on
-    _config: StreamConfig = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
+    def config(self) -> StreamConfig:
+        """The stream as this log keeps it (made only where the stream is made: a log is built per append)."""
         republish = RePublish(src=self.subjects, dest=self.republish_to) if self.republish_to else None
-        object.__setattr__(self, "_config", StreamConfig(
+        return StreamConfig(
             name=self.stream, subjects=[self.subjects], storage=StorageType.FILE, num_replicas=self.replicas,
             duplicate_window=self.duplicate_window, allow_direct=True, discard=DiscardPolicy.OLD,
-            max_msgs_per_subject=self.per_subject, republish=republish))
+            max_msgs_per_subject=self.per_subject, republish=republish)
 
     async def ensure(self) -> None:
         """Make the stream, or bring an existing one to this configuration."""
+        config = self.config()
         try:
-            await self.js.add_stream(self._config)
+            await self.js.add_stream(config)
         except BadRequestError:
-            await self.js.update_stream(self._config)
+            await self.js.update_stream(config)
 
     async def exists(self) -> bool:
         try:

@@ -111,3 +111,10 @@ def test_every_aggregates_log_names_its_own_subjects() -> None:
     assert {name: make(None).subjects for name, make in LOGS.items()} == {  # type: ignore[arg-type]
         "tables": subjects.partition_events(0), "tables-partition-2": subjects.partition_events(2),
         "accounts": subjects.ACCOUNT_EVENTS, "disputes": subjects.DISPUTE_EVENTS, "chat": subjects.CHAT_LINES}
+
+
+def test_only_the_chat_forgets_and_only_the_tables_republish() -> None:
+    configs = {name: make(None).config() for name, make in LOGS.items()}  # type: ignore[arg-type]
+    assert {n: c.max_msgs_per_subject for n, c in configs.items() if c.max_msgs_per_subject != -1} == {
+        "chat": chat.HISTORY}
+    assert {n for n, c in configs.items() if c.republish} == {"tables", "tables-partition-2"}
