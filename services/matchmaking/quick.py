@@ -37,7 +37,7 @@ UNREACHABLE = (NatsError, OSError, TimeoutError)
 class Refusal(Exception):
     """A quick-match request refused: ``code`` and message as the HTTP API's errors and the socket's acks say."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: Code, message: str) -> None:
         super().__init__(message)
         self.status, self.code = status, code
 
