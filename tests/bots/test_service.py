@@ -118,9 +118,9 @@ async def test_the_bots_read_the_round_from_the_tables_events(nats_url: str) -> 
                 break
             await asyncio.sleep(0.05)
         stored = await p.store.read(tid)
-        for _ in range(400):  # the service has folded at least as far as the record read
-            t = b.folder.cached(tid)
-            if t is not None and t.seq >= stored[-1].seq:
+        for _ in range(400):  # the service has folded at least as far as the record read, within a round it reads
+            t = b.folder.cached(tid)  # (just after a deal, no action of the new round is read yet)
+            if t is not None and t.seq >= stored[-1].seq and b.readings.get(tid) is not None:
                 break
             await asyncio.sleep(0.01)
         read = b.readings.get(tid)
