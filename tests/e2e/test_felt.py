@@ -170,8 +170,8 @@ async def test_a_card_dragged_onto_the_pile_is_played(players: Players) -> None:
     ana = await players.open("Ana")
     await host_ready(ana, "classic52", 2)
     s = await ana.wait_actionable()
-    while not s["playable"]:  # nothing to play: draw (or pass) until a card fits
-        await ana.do(("draw", "") if s["draw"] else ("pass", ""))
+    while not s["playable"]:  # nothing to play: draw (or pass) until a card fits; a suit asked of the dealer first
+        await ana.do(("choose", s["chooser"][0]) if s["chooser"] else ("draw", "") if s["draw"] else ("pass", ""))
         s = await ana.wait_actionable()
     card = s["playable"][0]
     count = s["hand"].count(card)
@@ -246,14 +246,17 @@ async def test_nothing_moves_with_reduced_motion(players: Players) -> None:
     assert await ana.page.evaluate("() => document.getAnimations().length") == 0
 
 
-async def phone_screen(player: Player) -> dict[str, Any]:
-    """The boxes that must be on the first screen, read at once."""
+async def phone_screen(player: Player) -> dict[str, Any] | None:
+    """The boxes that must be on the first screen, read at once (None: the round ended meanwhile, no hand)."""
     await player.page.wait_for_function(LANDED)  # where things rest
-    boxes: dict[str, Any] = await player.page.evaluate("""() => {
+    boxes: dict[str, Any] | None = await player.page.evaluate("""() => {
       const b = (n) => { const r = n.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
       const q = (s) => [...document.querySelectorAll(s)];
-      return { scroll: scrollY, w: innerWidth, h: innerHeight, felt: b(document.querySelector('[data-testid="felt"]')),
-        hand: b(document.querySelector('[data-testid="hand"]')), cards: q('[data-testid="hand"] .hand-card').map(b),
+      const felt = document.querySelector('[data-testid="felt"]');
+      const hand = document.querySelector('[data-testid="hand"]');
+      if (!felt || !hand) return null;
+      return { scroll: scrollY, w: innerWidth, h: innerHeight, felt: b(felt), hand: b(hand),
+        cards: q('[data-testid="hand"] .hand-card').map(b),
         buttons: q('[data-testid="actions"] > .btn').map((n) => ({ box: b(n), cut: n.scrollWidth > n.clientWidth,
           text: n.textContent })) };
     }""")
@@ -299,6 +302,8 @@ async def test_the_phone_shows_the_table_the_hand_and_the_actions_on_one_screen(
         if s["review"] or (buttons and most >= 8):
             break
         screen = await phone_screen(ana)
+        if screen is None:
+            continue
         assert_one_screen(screen, f"{ruleset}, {len(s['hand'])} cards")
         buttons += len(screen["buttons"])
         if len(s["hand"]) > most:
