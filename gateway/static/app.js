@@ -37,7 +37,7 @@ const SCREENS = {
 const conn = new Connection();
 const renderTools = () => drawTools(ctx);
 let screen = null;
-let helpRuleset = 'classic32';
+let helpRuleset = null; // the ruleset of the screen shown (a table's, the create form's); else the catalog's first
 
 function savedDesign() {
   try {
@@ -66,9 +66,9 @@ const ctx = {
     screen?.render();
   },
   refusal(ack) { toast(errorText(ack.code || 'unknown'), 'error'); },
-  setHelpRuleset(rs) { helpRuleset = rs || 'classic32'; },
+  setHelpRuleset(rs) { helpRuleset = rs || null; },
   openHelp(rs) {
-    const ruleset = rs || helpRuleset;
+    const ruleset = rs || helpRuleset || ctx.catalog?.rulesets[0]?.name;
     import('./tutorial.js').then((m) => m.openTutorial(ruleset, ctx.design, (id) => rulesetLabel(ctx.catalog, id)));
   },
   sessionChanged() { conn.restart(); renderTools(); ctx.turns.refresh(); },
@@ -145,7 +145,7 @@ async function route() {
     screen = make(ctx, r);
   } else {
     if (location.pathname !== '/') history.replaceState(null, '', '/');
-    helpRuleset = 'classic32';
+    helpRuleset = null;
     screen = createHome(ctx);
   }
   mount(app, screen.el);

@@ -91,6 +91,11 @@ export function tableRules(rs, options) {
   return rules;
 }
 
+/** The title of a round's end board at tables of ruleset `rs` ("Fim da rodada" unless it has its own). */
+export function roundTitle(rs) {
+  return rs?.round_title ? pick(rs.round_title) : t('review.title');
+}
+
 /** Whether direction +1 goes clockwise at tables of this ruleset (GET /api/rulesets' `turns`). */
 export function turnsClockwise(rs) {
   return rs?.turns !== 'counter_clockwise';

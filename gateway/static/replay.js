@@ -44,7 +44,7 @@ export function createReplayScreen(ctx, tableId, { match = 0, relato = '', momen
   async function load() {
     try {
       data = await api.replay(tableId, relato);
-      steps = buildSteps(tableId, data.steps);
+      steps = buildSteps(tableId, data.steps, ctx.catalog);
       momentAt = momentIndex(data.steps, moment);
       player = initialPlayer(steps.length, momentAt >= 0 ? momentAt : startIndex(data.steps, match));
       error = '';

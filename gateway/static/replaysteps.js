@@ -13,11 +13,11 @@ const LOG_KEPT = 150; // as the table keeps
  * Each step as the table screen would have drawn it: {seq, st (the table's state after it), lines (the
  * log entries this step added, formatted at render), words (the server's words, English)}.
  */
-export function buildSteps(tableId, steps) {
+export function buildSteps(tableId, steps, catalog = null) {
   let st = initialState(null, 0);
   return steps.map((s) => {
     const frame = { type: 'events', table: tableId, seq: s.seq, table_info: s.table_info, view: s.view, events: s.events || [] };
-    const mine = reduceFrame({ ...st, log: [] }, frame, 0); // the log of this step alone
+    const mine = reduceFrame({ ...st, log: [] }, frame, 0, catalog); // the log of this step alone
     st = { ...mine, log: [...st.log, ...mine.log].slice(-LOG_KEPT) };
     return { seq: s.seq, st, lines: mine.log, words: s.words || [], events: frame.events };
   });

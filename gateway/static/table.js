@@ -70,7 +70,7 @@ export function createTableScreen(ctx, tableId, invitation) {
     const frame = e.detail;
     if (frame.table !== tableId) return;
     const before = st;
-    st = reduceFrame(st, frame);
+    st = reduceFrame(st, frame, Date.now(), ctx.catalog);
     sounds.heard(before, st, frame);
     if (frame.type === 'chat') reactions.heard(before.chat, st.chat);
     if (st === before) return;

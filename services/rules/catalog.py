@@ -26,6 +26,8 @@ False
 >>> changes = rs["classic52"]["option_effects"]
 >>> changes["ace"]["skip_all"]["A"]["en"], changes["seven_draws"]["0"]
 ('Play again', {'7': None})
+>>> rs["colors108"]["call"], rs["classic32"]["call"], rs["candeias"]["round_title"]["pt-BR"]
+('last', None, 'Conferência da Rodada')
 """
 
 from __future__ import annotations
@@ -51,6 +53,12 @@ RULESET_LABELS: dict[str, Label] = {
     "candeias": _l("Candeias", "Candeias"),
     "colors108": _l("Cores 108", "Colours 108"),
 }
+
+# How a table of a ruleset is shown where its rules leave it open, so that no client names a ruleset:
+# the one word its players call for every announcement (none: "Mau" at one card left, "Mau-Mau"
+# going out) and the title of its round-end board (none: "Fim da rodada").
+CALLS: dict[str, str] = {"candeias": "maumau", "colors108": "last"}
+ROUND_TITLES: dict[str, Label] = {"candeias": _l("Conferência da Rodada", "Round review")}
 
 # The options in the order the lobby shows them (the ruleset's own first, then the house rules).
 OPTION_LABELS: dict[str, Label] = {
@@ -227,6 +235,8 @@ def describe(cls: type[Ruleset]) -> dict[str, Any]:
         # what each special card does, printed on it: by kind (``7``, ``J``, ``+2``, ``W+4``), then what options change
         "effects": card_effects(rs),
         "option_effects": option_effects(cls, options),
+        "call": CALLS.get(cls.name),
+        "round_title": ROUND_TITLES.get(cls.name),
     }
 
 

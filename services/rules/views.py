@@ -11,7 +11,7 @@ from typing import Any
 
 from services.rules.actions import action_to_dict
 from services.rules.cards import Seat
-from services.rules.engine import legal_actions
+from services.rules.engine import legal_actions, may_join_late
 from services.rules.state import State
 
 
@@ -54,6 +54,8 @@ def view(s: State, seat: Seat | None) -> dict[str, Any]:
     v["phase"] = s.phase.word
     if s.round_over:
         v["revealed_hands"] = [fam.names(h) for h in s.hands]
+        v["points_doubled"] = s.double_points  # the round's points count twice (candeias: out with a Jack)
+        v["late_join"] = may_join_late(s)  # a newcomer may take a seat before the next round
     if seat is not None and 0 <= seat < s.n:
         v["hand"] = fam.names(sorted(s.hands[seat]))
         v["legal_actions"] = [action_to_dict(a, fam) for a in legal_actions(s, seat)]

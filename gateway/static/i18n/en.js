@@ -259,7 +259,6 @@ export const en = {
   'table.playable_hint': 'The cards you may play are highlighted.',
 
   'review.title': 'End of the round',
-  'review.title_candeias': 'Round review',
   'review.went_out': v => `${v.name} went out!`,
   'review.you_went_out': 'You went out!',
   'review.blocked': 'THE TABLE IS BLOCKED',

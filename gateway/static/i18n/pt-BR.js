@@ -266,7 +266,6 @@ export const pt = {
 
   // round review / match end
   'review.title': 'Fim da rodada',
-  'review.title_candeias': 'Conferência da Rodada',
   'review.went_out': v => `${v.name} bateu!`,
   'review.you_went_out': 'Você bateu!',
   'review.blocked': 'A MESA TRAVOU',

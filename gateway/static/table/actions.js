@@ -1,19 +1,19 @@
-// The actions bar under the pile: draw, pass, the call ("Mau", "Mau-Mau", "última"), candeias'
-// burn, double and quick action, the wild +4 challenge; and giving up. Only those legal now are shown.
+// The actions bar under the pile: draw, pass, the call ("Mau", "Mau-Mau", "última"), the burn,
+// double and quick action, the wild +4 challenge; and giving up. Only those legal now are shown, so
+// a ruleset's own actions appear where its legal actions have them, whatever its name.
 
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { markCallHintSeen, renderCallHint } from './callhint.js';
 import { pickAnnounce } from './legal.js';
 
-/** Which call the button makes: 'last' (colors108), 'maumau' (candeias, or only the last card's), else 'mau'. */
-function callKind(ruleset, calls) {
-  if (ruleset === 'colors108') return 'last';
-  if (ruleset === 'candeias' || (calls.length && calls.every((c) => c === 'maumau'))) return 'maumau';
-  return 'mau';
+/** Which call the button makes: the ruleset's one word (the catalog's `call`), 'maumau' when only going out needs it, else 'mau'. */
+function callKind(call, calls) {
+  if (call) return call;
+  return calls.length && calls.every((c) => c === 'maumau') ? 'maumau' : 'mau';
 }
 
-function candeiasButtons(p, btn) {
+function handActionButtons(p, btn) {
   const { g, st } = p;
   const fromHand = (list) => act(p, pickAnnounce(list, st.announce), list[0].card ?? list[0].cards[0]);
   return [
@@ -39,7 +39,7 @@ export function renderActions(p) {
     class: `btn ${cls}`, type: 'button', testid, 'data-focus': testid, onclick,
   }, label) : null);
   const calls = [...g.announces];
-  const call = callKind(st.info.ruleset, calls);
+  const call = callKind(st.call, calls);
   const due = calls.length > 0 && !st.announce; // the next card needs the call: the button calls for the eye
   const buttons = [
     btn('btn-draw', v.pending_draw > 0 ? t('table.draw_n', { n: v.pending_draw }) : t('table.draw'), !!g.draw,
@@ -52,7 +52,7 @@ export function renderActions(p) {
       onclick: () => { markCallHintSeen(); p.set({ announce: !st.announce }); },
     }, t(`table.say_${call}`), st.announce ? h('span', { class: 'said' }, ` ✓ ${t('table.said')}`) : null) : null,
   ];
-  if (st.info.ruleset === 'candeias') buttons.push(...candeiasButtons(p, btn));
+  buttons.push(...handActionButtons(p, btn));
   if (g.challengeWild) buttons.push(btn('btn-liar', t('table.liar'), true, () => p.act(g.challengeWild), 'btn-warn'));
   return h('div', { class: 'actions', testid: 'actions' }, buttons, due ? renderCallHint(p, call) : null);
 }

@@ -2,7 +2,7 @@
 // turn under them (whose turn, the timer, the last thing that happened); the direction in a corner.
 
 import { backSVG, cardSVG, COLOURS, parseCard, suitSVG } from '../cards.js';
-import { cardEffect, turnsClockwise } from '../catalog.js';
+import { cardEffect, roundTitle, turnsClockwise } from '../catalog.js';
 import { h } from '../dom.js';
 import { cardLabel, suitText, t } from '../i18n.js';
 import { formatEntry } from './eventlog.js';
@@ -78,7 +78,7 @@ export function renderTurn(p) {
   let text;
   let mine = false;
   if (info.status === 'ended') text = t('status.ended');
-  else if (v.round_over) text = info.status === 'over' ? t('match.over') : (info.ruleset === 'candeias' ? t('review.title_candeias') : t('review.title'));
+  else if (v.round_over) text = info.status === 'over' ? t('match.over') : roundTitle(p.rs);
   else if (info.status !== 'playing') text = t(`status.${info.status}`);
   else if (v.turn === p.me) { text = v.phase === 'choose' ? t('table.turn.choose_you') : t('table.turn.you'); mine = true; }
   else text = t('table.turn.of', { name: p.nameOf(v.turn) });

@@ -7,7 +7,7 @@ import { cardLabel, suitText, t } from '../i18n.js';
 
 export function renderChooser(p) {
   const c = p.st.chooser;
-  const colours = c.choices.every((x) => 'RGBY'.includes(x)) && p.st.info.ruleset === 'colors108';
+  const colours = c.choices.every((x) => 'RGBY'.includes(x)); // the French suits are C D H S
   const close = () => p.set({ chooser: null });
   const buttons = c.choices.map((x) => h('button', {
     class: `btn choose-btn${colours ? ' choose-colour' : ''}`, type: 'button', testid: colours ? `color-${x}` : `suit-${x}`,

@@ -4,16 +4,13 @@
 
 import { cardShort, listNames, suitText, t } from '../i18n.js';
 
-/** The call of this table's rulesets where it has one word: "última" (colors108), "Mau-Mau" (candeias). */
-const CALL = { colors108: 'last', candeias: 'maumau' };
-
-/** How a call is said at this table: its ruleset's one word, else the word given ('mau', 'maumau', 'last'). */
-export function callOf(ruleset, announce) {
-  return CALL[ruleset] ?? announce;
+/** How a call is said at this table: its ruleset's one word (the catalog's `call`), else the word given ('mau', 'maumau'). */
+export function callOf(call, announce) {
+  return call ?? announce;
 }
 
-function announceKey(ruleset, announce) {
-  return `log.announce.${callOf(ruleset, announce)}`;
+function announceKey(call, announce) {
+  return `log.announce.${callOf(call, announce)}`;
 }
 
 /**
@@ -42,7 +39,7 @@ export function drawKind(a, d) {
  * One stored event as log entries: [{segs: [{k, v}], cls}] (formatted at render, in the current language).
  * `passed`: the event ended its batch and the turn is another seat's now (a draw that nothing may follow).
  */
-export function describeEvent(ev, { me, names, ruleset, view, passed = false }) {
+export function describeEvent(ev, { me, names, call = null, view, passed = false }) {
   const who = (seat) => (seat === me ? { you: true, name: '' } : { you: false, name: names[seat] ?? `#${seat + 1}` });
   const out = [];
   /** @param {Seg[]} segs */
@@ -64,15 +61,15 @@ export function describeEvent(ev, { me, names, ruleset, view, passed = false }) 
         const segs = /** @type {Seg[]} */ ([{ k: `log.played${you}`, v: { name: p.name, card: a.card } }]);
         if (a.with) segs.push({ k: 'log.with', v: { card: a.with } }); // ace_with_company
         if (a.choose) segs.push({ k: 'log.chose', v: { suit: a.choose } });
-        if (a.announce) segs.push({ k: announceKey(ruleset, a.announce) });
+        if (a.announce) segs.push({ k: announceKey(call, a.announce) });
         line(segs, p.you ? 'me' : '');
       } else if (a.do === 'double') {
         const segs = /** @type {Seg[]} */ ([{ k: `log.double${you}`, v: { name: p.name, card: (a.cards || [])[0] } }]);
-        if (a.announce) segs.push({ k: announceKey(ruleset, a.announce) });
+        if (a.announce) segs.push({ k: announceKey(call, a.announce) });
         line(segs, p.you ? 'me' : '');
       } else if (a.do === 'burn' || a.do === 'quick') {
         const segs = /** @type {Seg[]} */ ([{ k: `log.${a.do}${you}`, v: { name: p.name, card: a.card } }]);
-        if (a.announce) segs.push({ k: announceKey(ruleset, a.announce) });
+        if (a.announce) segs.push({ k: announceKey(call, a.announce) });
         line(segs, p.you ? 'me' : '');
       } else if (a.do === 'choose') {
         line([{ k: 'log.choose', v: { name: p.you ? null : p.name, nameYou: p.you, suit: a.choose } }]);
@@ -94,7 +91,7 @@ export function describeEvent(ev, { me, names, ruleset, view, passed = false }) 
           if (passed) segs.push({ k: d.count === 1 ? 'log.turn_passed' : 'log.turn_ends' });
           line(segs, q.you ? 'me' : '');
         } else if (kind === 'penalty') {
-          line([{ k: `${penaltyKey(a, d.seat)}${y}`, v: { ...v, call: CALL[ruleset] ?? 'mau' } }], 'warn');
+          line([{ k: `${penaltyKey(a, d.seat)}${y}`, v: { ...v, call: call ?? 'mau' } }], 'warn');
         } else {
           line([{ k: `log.drew${y}`, v }], q.you ? 'me' : '');
         }

@@ -11,7 +11,7 @@ export function renderNotices(p) {
   const free = info.players.length < info.seats;
   if (!p.seated) {
     const canSit = p.invitation && free && !joinDismissed && (info.status === 'lobby'
-      || (info.status === 'playing' && info.ruleset === 'candeias' && view?.round_over));
+      || (info.status === 'playing' && view?.late_join)); // between rounds, where the rules let a newcomer in
     if (canSit && p.st.seatRefused) items.push(refusedSeat(p, p.st.seatRefused)); // ⚔ an account, chips
     if (canSit) {
       items.push(h('div', { class: 'notice notice-join', testid: 'join-offer' },

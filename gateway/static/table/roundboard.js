@@ -2,7 +2,8 @@
 // round's points and the totals. Shown alone at a round's end (review.js), and under the
 // standings at the match's end (matchend.js), titled as the last round there.
 
-import { cardPoints, cardSVG, parseCard } from '../cards.js';
+import { cardPoints, cardSVG } from '../cards.js';
+import { roundTitle } from '../catalog.js';
 import { h } from '../dom.js';
 import { cardLabel, t } from '../i18n.js';
 
@@ -14,13 +15,13 @@ export function renderRoundBoard(p, { titleId = null, last = false } = {}) {
   const revealed = v.revealed_hands || [];
   const blocked = winner !== null && winner !== undefined && (revealed[winner] || []).length > 0;
   const title = last ? t('review.last_round', { n: v.rounds_played })
-    : [info.ruleset === 'candeias' ? t('review.title_candeias') : t('review.title'), ' · ', t('table.round_no', { n: v.rounds_played })];
+    : [roundTitle(p.rs), ' · ', t('table.round_no', { n: v.rounds_played })];
   parts.push(h(last ? 'h3' : 'h2', { id: titleId, class: 'round-board-title' }, title));
   if (blocked) parts.push(h('p', { class: 'blocked', testid: 'table-blocked' }, t('review.blocked')));
   if (winner !== null && winner !== undefined) {
     parts.push(h('p', { class: 'review-headline', testid: 'review-headline' }, blocked ? t('review.blocked_win', { name: p.nameOf(winner) })
       : (winner === p.me ? t('review.you_went_out') : t('review.went_out', { name: p.nameOf(winner) }))));
-    if (info.ruleset === 'candeias' && !blocked && parseCard(v.top)?.rank === 'J') parts.push(h('p', { class: 'doubled' }, t('review.doubled')));
+    if (v.points_doubled) parts.push(h('p', { class: 'doubled' }, t('review.doubled')));
   }
   const rows = info.players.map((_, seat) => {
     if (v.in_round && !v.in_round[seat]) return null;

@@ -54,7 +54,7 @@ function challengeButton(p, seat) {
   return h('button', {
     class: 'btn btn-warn btn-small', type: 'button', testid: `btn-challenge-${seat}`, 'data-focus': `challenge-${seat}`,
     onclick: () => p.act(challenge),
-  }, p.st.info.ruleset === 'colors108' ? t('table.challenge_last') : t('table.challenge'));
+  }, p.st.call === 'last' ? t('table.challenge_last') : t('table.challenge'));
 }
 
 /** Another seat at the rim: `spot` is where (felt.js). */

@@ -31,7 +31,7 @@ function actionCues(st, ev, add) {
   const a = ev.action || {};
   if (ev.reshuffles) add('shuffle');
   if (CARD_ACTIONS.includes(a.do)) add('card');
-  if (a.announce) add(callOf(st.info?.ruleset, a.announce));
+  if (a.announce) add(callOf(st.call, a.announce));
   for (const d of ev.draws || []) if (d.count) add(drawKind(a, d) === 'penalty' ? 'penalty' : 'draw');
 }
 

@@ -3,6 +3,7 @@
 // DOM or storage, so it is unit-tested in node. The screen's own choices (the call toggled, a
 // suit being chosen, the review hidden…) live here too: a frame may end them.
 
+import { rulesetOf } from '../catalog.js';
 import { describeEvent } from './eventlog.js';
 import { companionsOf, groupLegal } from './legal.js';
 
@@ -14,6 +15,7 @@ const CLOCK_TRUST_MS = 120000; // a server time this close to ours is taken as t
 export function initialState(cached = null, now = Date.now()) {
   const st = {
     info: null, view: null, seq: 0, log: [], chat: [], unknown: false, seed: '',
+    call: null, // the one word this table's ruleset calls (the catalog's), set with each picture
     turnKey: '', turnSince: now,
     announce: false, chooser: null, choseAt: null, doubleMode: false, giveupConfirm: false, reviewHidden: false,
     joinDismissed: false, botLevel: '',
@@ -42,19 +44,23 @@ export function legalOf(st) {
   return groupLegal(st.view?.legal_actions || []);
 }
 
-/** The state after one frame of this table: `state`, `events`, `chat` or `error`. */
-export function reduceFrame(st, frame, now = Date.now()) {
+/**
+ * The state after one frame of this table: `state`, `events`, `chat` or `error`. `catalog` (GET
+ * /api/rulesets) says how the table's ruleset words its calls (`st.call`).
+ */
+export function reduceFrame(st, frame, now = Date.now(), catalog = null) {
   switch (frame.type) {
-    case 'state': return picture(st, frame, [], now);
-    case 'events': return picture(st, frame, frame.events || [], now);
+    case 'state': return picture(st, frame, [], now, catalog);
+    case 'events': return picture(st, frame, frame.events || [], now, catalog);
     case 'chat': return chat(st, frame.lines || []);
     case 'error': return frame.code === 'unknown_table' ? { ...st, unknown: true } : st;
     default: return st;
   }
 }
 
-function picture(before, frame, events, now) {
+function picture(before, frame, events, now, catalog) {
   let st = { ...before, info: frame.table_info, view: frame.view, seq: frame.seq, unknown: false };
+  st.call = rulesetOf(catalog, st.info.ruleset)?.call ?? null;
   const me = mySeat(st);
   const namesBefore = (before.info?.players || []).map((p) => p.name);
   const namesNow = (st.info.players || []).map((p) => p.name);
@@ -64,7 +70,7 @@ function picture(before, frame, events, now) {
     const names = namesNow.map((n, i) => n ?? namesBefore[i]);
     if (ev.type === 'PlayerLeft') names[ev.seat] = namesBefore[ev.seat];
     const passed = ev === events[events.length - 1] && st.view?.turn !== ev.action?.seat;
-    log.push(...describeEvent(ev, { me, names, ruleset: st.info.ruleset, view: st.view, passed }));
+    log.push(...describeEvent(ev, { me, names, call: st.call, view: st.view, passed }));
     if (ev.type === 'RoundDealt') st = { ...st, reviewHidden: false, announce: false, seed: '' };
     if (ev.type === 'RoundEnded') st = { ...st, seed: ev.seed || '' };
   }

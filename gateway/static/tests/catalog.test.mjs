@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import {
-  cleanOptions, control, goalText, optionDefault, optionGroups, rulesetLabel, rulesetOf, tableRules, turnsClockwise, valueText,
+  cleanOptions, control, goalText, optionDefault, optionGroups, roundTitle, rulesetLabel, rulesetOf, tableRules, turnsClockwise, valueText,
 } from '../catalog.js';
 
 const l = (pt, en) => ({ 'pt-BR': pt, en });
@@ -92,4 +92,10 @@ test('the goal: the ruleset\'s default by seats, the table\'s own, rounds, or no
   assert.equal(goalText(cand, info('candeias', {}, 2), { rounds_played: 2, round_over: false }), 'Rodada 3 de 5');
   assert.equal(goalText(cand, info('candeias', {}, 2), { rounds_played: 5, round_over: true }), 'Rodada 5 de 5');
   assert.equal(goalText(null, info('x', {}, 2), {}), '');
+});
+
+test('a round-end board is titled by its ruleset\'s own words, else "Fim da rodada"', () => {
+  assert.equal(roundTitle({ round_title: l('Conferência da Rodada', 'Round review') }), 'Conferência da Rodada');
+  assert.equal(roundTitle({ round_title: null }), 'Fim da rodada');
+  assert.equal(roundTitle(null), 'Fim da rodada');
 });

@@ -91,7 +91,7 @@ test('the vote on the one who left: who may vote, the count, when it is over', (
 
 test('the log says the votes and the penalty', () => {
   const names = ['Ana', 'Bia', 'Caio'];
-  const ctx = { me: 0, names, ruleset: 'classic32', view: null };
+  const ctx = { me: 0, names, view: null };
   assert.equal(said(describeEvent({ type: 'PenaltyVoted', seat: 2, penalise: true }, ctx)),
     'Caio votou para penalizar quem saiu.');
   assert.equal(said(describeEvent({ type: 'PenaltyVoted', seat: 0, penalise: false }, ctx)),

@@ -12,7 +12,7 @@ await ensureLang('en'); // English is a chunk of its own, fetched when chosen
 const said = (entries) => entries.map(formatEntry).join(' ');
 
 test('an annulled match is said in the table log, in both languages', () => {
-  const ctx = { me: 0, names: ['Ana', 'Bia'], ruleset: 'classic32', view: null };
+  const ctx = { me: 0, names: ['Ana', 'Bia'], view: null };
   const entries = describeEvent({ type: 'MatchAnnulled', match_no: 2 }, ctx);
   assert.equal(said(entries), 'A equipe anulou a partida 2: ela não conta nos rankings, no XP nem nas fichas.');
   assert.equal(entries[0].cls, 'warn');

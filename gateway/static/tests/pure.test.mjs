@@ -138,7 +138,7 @@ test('legal actions grouped, calls picked from them', () => {
 
 test('events become log lines', () => {
   const names = ['Ana', 'Carmen', 'Tito'];
-  const fmt = (ev, me = 0, view = null) => describeEvent(ev, { me, names, ruleset: 'classic32', view }).map(formatEntry);
+  const fmt = (ev, me = 0, view = null) => describeEvent(ev, { me, names, view }).map(formatEntry);
   globalThis.localStorage = undefined;
   assert.deepEqual(fmt({ type: 'ActionTaken', action: { seat: 1, do: 'play', card: '7H' }, draws: [], reshuffles: 0 }),
     ['Carmen jogou 7♥']);
@@ -160,13 +160,13 @@ test('events become log lines', () => {
 
 test('a penalty says its cause in the words of its ruleset', () => {
   const names = ['Ana', 'Bia'];
-  const fmt = (ruleset, ev) => describeEvent(ev, { me: 0, names, ruleset, view: null }).map(formatEntry);
+  const fmt = (call, ev) => describeEvent(ev, { me: 0, names, call, view: null }).map(formatEntry);
   const missed = { type: 'ActionTaken', action: { seat: 1, do: 'play', card: '5H' }, draws: [{ seat: 1, count: 2 }], reshuffles: 0 };
-  assert.equal(fmt('candeias', missed)[1], 'Bia esqueceu de dizer “Mau-Mau”: +2 cartas de castigo.');
-  assert.equal(fmt('colors108', missed)[1], 'Bia esqueceu de dizer “Última”: +2 cartas de castigo.');
+  assert.equal(fmt('maumau', missed)[1], 'Bia esqueceu de dizer “Mau-Mau”: +2 cartas de castigo.');
+  assert.equal(fmt('last', missed)[1], 'Bia esqueceu de dizer “Última”: +2 cartas de castigo.');
   const wild = (seat) => ({ type: 'ActionTaken', action: { seat: 0, do: 'challenge_wild' }, draws: [{ seat, count: seat === 0 ? 6 : 4 }], reshuffles: 0 });
-  assert.equal(fmt('colors108', wild(1))[1], 'Bia foi pego no blefe do +4: +4 cartas.');
-  assert.equal(fmt('colors108', wild(0))[1], 'Você gritou mentira sem razão: +6 cartas.');
+  assert.equal(fmt('last', wild(1))[1], 'Bia foi pego no blefe do +4: +4 cartas.');
+  assert.equal(fmt('last', wild(0))[1], 'Você gritou mentira sem razão: +6 cartas.');
 });
 
 test('the tutorial has 9 steps per ruleset, each in both languages', () => {
@@ -197,7 +197,7 @@ test('the hand keeps its colour while others play; on its own turn what cannot b
 
 test('a draw that the turn does not survive says so', () => {
   const names = ['Ana', 'Bia'];
-  const fmt = (ev, passed) => describeEvent(ev, { me: 0, names, ruleset: 'classic32', view: null, passed }).map(formatEntry);
+  const fmt = (ev, passed) => describeEvent(ev, { me: 0, names, view: null, passed }).map(formatEntry);
   const drew = (count) => ({ type: 'ActionTaken', action: { seat: 0, do: 'draw' }, draws: [{ seat: 0, count, cards: count === 1 ? ['9S'] : ['9S', '8C'] }], reshuffles: 0 });
   assert.deepEqual(fmt(drew(1), true), ['Você comprou 1 carta: 9♠. Não serviu: a vez passou.']);
   assert.deepEqual(fmt(drew(1), false), ['Você comprou 1 carta: 9♠.']); // it fits: the choice is the player's

@@ -20,10 +20,12 @@ const stateFrame = (extra = {}) => ({ type: 'state', table: 't1', seq: 5, table_
 const eventsFrame = (events, extra = {}) => ({ type: 'events', table: 't1', seq: 6, table_info: info(), view: view(), events, ...extra });
 const act = (action, extra = {}) => ({ type: 'ActionTaken', action, draws: [], ...extra });
 
+const CATALOG = { rulesets: [{ name: 'classic32', call: null }, { name: 'colors108', call: 'last' }] }; // GET /api/rulesets' calls
+
 /** The sounds of `frame` after the picture `first` (the state before it, then the state after it). */
 function cues(frame, first = stateFrame()) {
-  const before = reduceFrame(initialState(null, NOW), first, NOW);
-  return cuesOf(before, reduceFrame(before, frame, NOW), frame.events);
+  const before = reduceFrame(initialState(null, NOW), first, NOW, CATALOG);
+  return cuesOf(before, reduceFrame(before, frame, NOW, CATALOG), frame.events);
 }
 
 test('a card played by the other seat, and the table turns to me: the card, then my turn', () => {

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { describeEvent, formatEntry } from '../table/eventlog.js';
 
 const names = ['Ana', 'Bia', 'Carmen', 'Tito'];
-const fmt = (ev, me = 0) => describeEvent(ev, { me, names, ruleset: 'colors108', view: null }).map(formatEntry);
+const fmt = (ev, me = 0) => describeEvent(ev, { me, names, call: 'last', view: null }).map(formatEntry);
 
 test('automatic mode is worded in the log', () => {
   globalThis.localStorage = undefined;

@@ -119,3 +119,16 @@ test('a match ends once: from a picture being played to one played out or ended,
   assert.equal(matchEnded(null, { status: 'over' }), false); // the first picture: the table opened after the end
   assert.equal(matchEnded({ status: 'playing' }, { status: 'playing' }), false);
 });
+
+test('the call is worded as the catalog says of the table\'s ruleset, whatever its name', () => {
+  const catalog = { rulesets: [{ name: 'cores', call: 'last' }, { name: 'plain', call: null }] };
+  const played = { type: 'events', table: 't1', seq: 6, view: view(),
+    events: [{ type: 'ActionTaken', action: { seat: 1, do: 'play', card: '9H', announce: 'mau' }, draws: [] }] };
+  const said = (ruleset) => {
+    const st = reduceFrame(initialState(null, NOW), { ...played, table_info: info({ ruleset }) }, NOW, catalog);
+    return [st.call, st.log.at(-1).segs.at(-1).k];
+  };
+  assert.deepEqual(said('cores'), ['last', 'log.announce.last']);
+  assert.deepEqual(said('plain'), [null, 'log.announce.mau']);
+  assert.deepEqual(said('unknown'), [null, 'log.announce.mau']);
+});

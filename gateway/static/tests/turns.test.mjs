@@ -104,7 +104,7 @@ test('the turns told are remembered, the newest kept', () => {
 test('the log says who went away and came back, and the robot playing for them', () => {
   globalThis.localStorage = undefined;
   const names = ['Ana', 'Bia'];
-  const fmt = (ev, me = 1) => describeEvent(ev, { me, names, ruleset: 'classic32', view: null }).map(formatEntry);
+  const fmt = (ev, me = 1) => describeEvent(ev, { me, names, view: null }).map(formatEntry);
   assert.deepEqual(fmt({ type: 'PlayerAway', seat: 0 }), ['Ana saiu.']);
   assert.deepEqual(fmt({ type: 'PlayerBack', seat: 0 }), ['Ana voltou.']);
   assert.deepEqual(fmt({ type: 'AutoModeChanged', seat: 0, on: true, reason: 'away' }),
