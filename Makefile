@@ -67,9 +67,11 @@ lint: setup
 	node_modules/.bin/tsc -p tsconfig.json
 	node_modules/.bin/eslint gateway/static tools
 
-# The end-to-end tests drive Debian's chromium (tests/e2e); installed only when it is missing.
+# Chromium for the e2e tests, with the colour emoji font players' phones have (the reactions, 🔊, 🤖):
+# without it a screenshot shows empty boxes where a player sees pictures.
 browser:
 	@test -x /usr/bin/chromium || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium)
+	@test -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y fonts-noto-color-emoji)
 
 # The metrics tests run Debian's Prometheus server (tests/prometheus.py); installed only when it is missing.
 prometheus:

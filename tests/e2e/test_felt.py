@@ -134,6 +134,9 @@ async def test_a_spectator_sees_the_table_from_seat_0(players: Players) -> None:
     await expect(vera.by("felt").locator("[data-seat]")).to_have_count(3)
     await expect(vera.by("my-seat")).to_have_count(0)
     assert_around_the_felt(await vera.page.evaluate(SEATS), bottom=0, clockwise=True)
+    dealer = vera.page.get_by_role("img", name="deu as cartas")  # a little deck, not an English "D"
+    await expect(dealer).to_have_count(1)
+    await expect(dealer).to_have_text("")
 
 
 async def test_the_hand_keeps_its_colour_out_of_turn_and_lifts_what_plays_on_turn(players: Players) -> None:

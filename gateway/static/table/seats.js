@@ -35,6 +35,11 @@ function ring(name, on) {
   return h('span', { class: `seat-ring${on ? ' lit' : ''}` }, avatarEl('', name, 'md'));
 }
 
+// who dealt: a little deck of two cards, no letter (a "D" says dealer in English only)
+const DECK_ICON = '<svg viewBox="0 0 16 14" width="14" height="12" aria-hidden="true">'
+  + '<rect x="1" y="3" width="8" height="10" rx="1.5" fill="#b03a2e" stroke="#fff" stroke-width="1"/>'
+  + '<rect x="6" y="1" width="8" height="10" rx="1.5" fill="#1d4e89" stroke="#fff" stroke-width="1"/></svg>';
+
 /** Under the name: the points, what the seat is (a bot, automatic, a team) and what it did (dealt, missed the call). */
 function seatMeta(p, seat) {
   const { info, view: v } = p.st;
@@ -44,7 +49,8 @@ function seatMeta(p, seat) {
     pl.bot ? h('span', { class: 'tag tag-bot' }, t('bot')) : null,
     autoMark(info, seat),
     info.options?.teams ? h('span', { class: 'tag' }, seat % 2 === (p.me >= 0 ? p.me % 2 : 0) ? '👥 A' : '👥 B') : null,
-    v.dealer === seat ? h('span', { class: 'tag tag-dealer', title: t('table.dealer') }, 'D') : null,
+    v.dealer === seat ? h('span', { class: 'tag tag-dealer', testid: `dealer-${seat}`, role: 'img', 'aria-label': t('table.dealer'),
+      title: t('table.dealer'), html: DECK_ICON }) : null,
     v.missed_call === seat ? h('span', { class: 'tag tag-warn' }, t('table.missed')) : null);
 }
 
