@@ -161,11 +161,14 @@ function colourFace(card) {
 
 const escapeText = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/** What a special card does, on a dark band along its foot (clear of the pips and the turned corner). */
+/**
+ * What a special card does, on a dark band along its foot (clear of the turned corner). Its letters
+ * are 18 of the card's 100 units, bold: 9–10 px on a phone's 52 px hand card, where 13 gave 7.
+ */
 function effectBand(text) {
-  const fit = text.length > 10 ? ' textLength="68" lengthAdjust="spacingAndGlyphs"' : '';
-  return '<g class="card-effect"><rect x="4" y="119.5" width="74" height="17" rx="4" fill="#1b1b1b" fill-opacity=".88"/>'
-    + `<text x="41" y="132.5" font-size="13" text-anchor="middle" ${SANS} fill="#ffffff"${fit}>${escapeText(text)}</text></g>`;
+  const fit = text.length > 7 ? ' textLength="70" lengthAdjust="spacingAndGlyphs"' : '';
+  return '<g class="card-effect"><rect x="3" y="112.5" width="76" height="24" rx="4" fill="#1b1b1b" fill-opacity=".9"/>'
+    + `<text x="41" y="130.5" font-size="18" font-weight="700" text-anchor="middle" ${SANS} fill="#ffffff"${fit}>${escapeText(text)}</text></g>`;
 }
 
 /** The front of a card as SVG markup; `effect`: what it does at this table, printed on it ("+2"). */

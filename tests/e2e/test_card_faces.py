@@ -75,6 +75,10 @@ async def test_special_cards_show_what_they_do(players: Players, device: str) ->
         band = ana.card(name).locator(".card-effect")
         if effect:
             await expect(band).to_have_text(effect["pt-BR"])
+            # the letters as a player reads them: the font's share of the card times the card's width on screen
+            px = await band.locator("text").evaluate(
+                "(t) => t.ownerSVGElement.getBoundingClientRect().width / 100 * Number(t.getAttribute('font-size'))")
+            assert px >= 9, f"{name}'s effect printed {px:.1f} px high on the {device}"
         else:
             await expect(band).to_have_count(0)
 
