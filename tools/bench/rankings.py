@@ -24,6 +24,7 @@ import statistics
 import tempfile
 import time
 from datetime import UTC, datetime, timedelta
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -38,10 +39,11 @@ from services.readmodels.rankings import queries
 from services.readmodels.rankings.periods import Period, zone
 from services.readmodels.rankings.projection import (
     TOTALS_KEY,
+    Gains,
+    add_gains,
     record,
     seat_rows,
     seats_played,
-    total_rows,
     totals,
 )
 from services.readmodels.schema import migrate
@@ -91,20 +93,31 @@ async def _project(db: AsyncEngine, matches: int, seed: int, now: datetime) -> f
     return seconds
 
 
-async def _load(db: AsyncEngine, table: SqlTable, rows: list[dict[str, Any]]) -> None:
-    """Rows into an empty table by the database's own bulk path: PostgreSQL's COPY, SQLite's executemany
-    on the driver itself (each value as SQLAlchemy would bind it, so the projection reads them alike)."""
-    defaults = {c.name: c.default.arg for c in table.columns  # what an insert through SQLAlchemy would add
-                if c.name not in rows[0] and isinstance(c.default, ScalarElementColumnDefault)}
-    columns = [c.name for c in table.columns if c.name in rows[0] or c.name in defaults]
+def _converted(record: tuple[Any, ...], binds: list[tuple[int, Any]]) -> tuple[Any, ...]:
+    values = list(record)
+    for i, f in binds:
+        values[i] = f(values[i])
+    return tuple(values)
+
+
+async def _load(db: AsyncEngine, table: SqlTable, columns: tuple[str, ...], records: list[tuple[Any, ...]]) -> None:
+    """Records of ``columns`` into an empty table by the database's own bulk path: PostgreSQL's COPY, SQLite's
+    executemany on the driver itself (each value as SQLAlchemy would bind it, so the projection reads them
+    alike; a column left out gets the default an insert through SQLAlchemy would add)."""
+    defaults = {c.name: c.default.arg for c in table.columns
+                if c.name not in columns and isinstance(c.default, ScalarElementColumnDefault)}
+    if defaults:
+        tail = tuple(defaults.values())
+        columns, records = columns + tuple(defaults), [r + tail for r in records]
     async with db.begin() as conn:
-        bind = {c: table.c[c].type.dialect_impl(conn.dialect).bind_processor(conn.dialect) for c in columns}
-        records = [tuple(f(v) if (f := bind[c]) else v for c in columns for v in (r.get(c, defaults.get(c)),))
-                   for r in rows]
+        binds = [table.c[c].type.dialect_impl(conn.dialect).bind_processor(conn.dialect) for c in columns]
+        converted = [(i, f) for i, f in enumerate(binds) if f is not None]  # most columns need nothing
+        if converted:
+            records = [_converted(r, converted) for r in records]
         driver = (await conn.get_raw_connection()).driver_connection
         assert driver is not None
         if conn.dialect.name == "postgresql":
-            await driver.copy_records_to_table(table.name, records=records, columns=columns)
+            await driver.copy_records_to_table(table.name, records=records, columns=list(columns))
         else:
             marks = ", ".join("?" * len(columns))
             await driver.executemany(f"INSERT INTO {table.name} ({', '.join(columns)}) VALUES ({marks})", records)
@@ -114,21 +127,18 @@ async def _bulk(db: AsyncEngine, first: int, matches: int, seed: int, now: datet
     """Matches ``first`` … ``matches`` − 1 loaded in bulk into the empty projection: their seats, then every
     total summed once over all of them; the rows and the seconds."""
     tz, rows, started = zone(), 0, time.perf_counter()
-    summed: dict[tuple[str, ...], list[int]] = {}
+    summed: Gains = {}
+    seat_columns: tuple[str, ...] = ()
     for start in range(first, matches, CHUNK // 3):
         seats = [row for n in range(start, min(start + CHUNK // 3, matches))
                  for row in seat_rows(*_match(seed, n, now))]
-        await _load(db, seats_played, seats)
+        seat_columns = seat_columns or tuple(seats[0])
+        await _load(db, seats_played, seat_columns, list(map(itemgetter(*seat_columns), seats)))
         rows += len(seats)
-        for total in total_rows(seats, tz):
-            got = summed.setdefault(tuple(total[k] for k in TOTALS_KEY), [0, 0, 0])
-            got[0] += total["played"]
-            got[1] += total["wins"]
-            got[2] += total["xp"]
-    keyed = [dict(zip(TOTALS_KEY, k, strict=True)) | {"played": p, "wins": w, "xp": x}
-             for k, (p, w, x) in summed.items()]
+        add_gains(summed, seats, tz)
+    keyed = [(*k, *v) for k, v in summed.items()]  # TOTALS_KEY, then played, wins, xp
     for start in range(0, len(keyed), CHUNK):
-        await _load(db, totals, keyed[start:start + CHUNK])
+        await _load(db, totals, (*TOTALS_KEY, "played", "wins", "xp"), keyed[start:start + CHUNK])
     return rows + len(keyed), time.perf_counter() - started
 
 

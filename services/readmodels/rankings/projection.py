@@ -101,9 +101,11 @@ def seat_rows(t: domain.Table, when: datetime) -> list[dict[str, Any]]:
             for i, (p, (xp, chips)) in enumerate(zip(t.players, results, strict=True))]
 
 
-def total_rows(seats: Sequence[dict[str, Any]], tz: ZoneInfo, sign: int = 1) -> list[dict[str, Any]]:
-    """What the people's totals gain from these seats (``sign`` -1: lose), one row per identity and period."""
-    gained: dict[tuple[str, ...], list[int]] = {}
+Gains = dict[tuple[str, ...], list[int]]  # a totals key (TOTALS_KEY's order) -> [played, wins, xp]
+
+
+def add_gains(gained: Gains, seats: Sequence[dict[str, Any]], tz: ZoneInfo, sign: int = 1) -> Gains:
+    """Add to ``gained`` what the people's totals gain from these seats (``sign`` -1: lose), per identity and period."""
     for s in seats:
         if s["bot"]:
             continue
@@ -112,8 +114,18 @@ def total_rows(seats: Sequence[dict[str, Any]], tz: ZoneInfo, sign: int = 1) -> 
             row[0] += sign * s.get("played", 1)
             row[1] += sign * int(s["won"])
             row[2] += sign * s["xp"]
+    return gained
+
+
+def gains_rows(gained: Gains) -> list[dict[str, Any]]:
+    """The totals' rows of summed gains."""
     return [dict(zip(TOTALS_KEY, k, strict=True)) | {"played": p, "wins": w, "xp": x}
             for k, (p, w, x) in gained.items()]
+
+
+def total_rows(seats: Sequence[dict[str, Any]], tz: ZoneInfo, sign: int = 1) -> list[dict[str, Any]]:
+    """What the people's totals gain from these seats (``sign`` -1: lose), one row per identity and period."""
+    return gains_rows(add_gains({}, seats, tz, sign))
 
 
 async def add_to_totals(conn: AsyncConnection, rows: list[dict[str, Any]]) -> None:
