@@ -112,6 +112,19 @@ def test_a_new_ruleset_needs_only_its_data_file() -> None:
     assert "crazy8" not in [t["ruleset"] for t in tutorials["tutorials"]]
 
 
+def test_every_tutorial_scene_shows_cards_of_its_own_ruleset() -> None:
+    """A scene's cards are the ruleset's (the catalog's ``points`` names every card of its deck): the points
+    scenes take their numbers from there."""
+    points = {rs["name"]: rs["points"] for rs in rulesets()}
+    for name, data in learning_data().items():
+        for step in data["tutorial"]["steps"]:
+            sc = step["scene"]
+            cards = [sc.get("top"), *sc.get("hand", []), *sc.get("points", []), *sc.get("ok", []), *sc.get("no", []),
+                     *[c for key in ("play", "draw") for c in ([sc[key]] if isinstance(sc.get(key), str) else
+                                                               sc.get(key, []))]]
+            assert {c for c in cards if c} <= set(points[name]), (name, step["pt"][0])
+
+
 def test_a_broken_data_file_is_logged_and_left_out(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     good = learning_data()["candeias"]
     (tmp_path / "candeias.json").write_text(json.dumps(good), encoding="utf-8")

@@ -1,0 +1,45 @@
+"""The "?" tutorial made from the rulesets' learning data (GET /api/tutorials) in a real Chromium: a ruleset
+without steps gets none (never another ruleset's), another one may be picked; a points scene shows the
+points the catalog gives. No console error (the ``players`` fixture checks every page)."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.async_api import expect
+
+from tests.e2e.conftest import Players
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+
+async def test_a_ruleset_without_a_tutorial_gets_none_and_another_may_be_picked(players: Players) -> None:
+    ana = await players.open("Ana")
+    await ana.page.goto("/")
+    await ana.enter()
+    # a ruleset the catalog may soon have, before its learning data: opened as the "?" button would
+    await ana.page.evaluate(
+        """async () => {
+             const { openTutorial } = await import('/static/tutorial.js');
+             openTutorial('crazy8', 'classic', (id) => (id === 'crazy8' ? 'Oito Maluco' : id));
+           }""")
+    tutorial = ana.by("tutorial")
+    await expect(ana.by("tutorial-none")).to_have_text(
+        "Esta regra ainda não tem passo a passo animado: escolha outra acima.")
+    await expect(ana.by("tutorial-ruleset")).to_have_value("crazy8")
+    await expect(tutorial.locator(".tut-scene")).to_have_count(0)
+    await expect(ana.by("tutorial-step")).to_have_count(0)
+    await expect(ana.by("tutorial-ruleset").locator("option")).to_have_text(
+        ["Oito Maluco", "classic32", "classic52", "candeias", "colors108"])
+
+    # another ruleset's steps, once picked
+    await ana.by("tutorial-ruleset").select_option("classic32")
+    await expect(ana.by("tutorial-step")).to_have_text("Passo 1 de 9")
+    await expect(ana.by("tutorial-title")).to_have_text("Mesmo naipe ou mesmo valor")
+    await expect(ana.by("tutorial-ruleset").locator("option")).to_have_count(4)  # the one without steps is gone
+    for _ in range(8):
+        await ana.by("tutorial-next").click()
+    await expect(ana.by("tutorial-title")).to_have_text("Os pontos")
+    # the points of the cards shown: the catalog's (services/rules/catalog.py), not restated in the data
+    await expect(tutorial.locator(".tut-point strong")).to_have_text(["20", "11", "10", "9"])
+    await ana.by("tutorial-close").click()
+    await expect(tutorial).to_have_count(0)
