@@ -18,6 +18,7 @@ from aiohttp.test_utils import make_mocked_request
 import gateway.learn
 from gateway.cached import Cached
 from gateway.learn import Site, learning_data, make
+from gateway.learn.pages import number
 from services.rules.catalog import catalog
 
 
@@ -49,12 +50,20 @@ def rulesets() -> list[dict[str, Any]]:
     return copy.deepcopy(catalog()["rulesets"])
 
 
+NEW = "newcomer"  # a ruleset the catalog does not have
+
+
 def newcomer(data: dict[str, dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """The catalog with a fifth ruleset, ``crazy8`` (classic52's description renamed), and data for it."""
+    """The catalog with one more ruleset (classic52's description renamed), and data for it."""
     rs = rulesets()
     extra = copy.deepcopy(next(r for r in rs if r["name"] == "classic52"))
-    extra.update(name="crazy8", label={"pt-BR": "Oito Maluco", "en": "Crazy Eights"})
+    extra.update(name=NEW, label={"pt-BR": "Oito Maluco", "en": "Crazy Eights"})
     return [*rs, extra], copy.deepcopy(data["classic52"])
+
+
+def count(n: int, lang: str) -> str:
+    words = number(n, lang)
+    return words[:1].upper() + words[1:]
 
 
 def test_both_languages_of_every_page_have_the_same_sections_items_and_testids() -> None:
@@ -77,7 +86,7 @@ def test_the_catalog_s_data_is_taken_from_it_never_left_as_a_placeholder() -> No
         assert "{" not in page and "}" not in page, path
     assert "valete: 20 pontos" in pages["/static/aprenda/classic32.html"]  # {points.JH}
     assert "de 2 a 10 jogadores" in pages["/static/aprenda/colors108.html"]  # {seats.min}, {seats.max}
-    assert "the site has four rulesets" in pages["/static/aprenda/en/candeias.html"]  # {rulesets}
+    assert f"the site has {number(len(rulesets()), 'en')} rulesets" in pages["/static/aprenda/en/candeias.html"]
     broken = learning_data()
     broken["classic32"]["en"]["tips"].append("{points.XX}")
     with pytest.raises(ValueError, match=r"points\.XX"):
@@ -88,28 +97,29 @@ def test_a_ruleset_without_learning_data_has_no_page_no_tutorial_and_is_not_list
     data = learning_data()
     with_it, _ = newcomer(data)
     pages, tutorials = make(with_it, data)
-    assert not any("crazy8" in path for path in pages)
-    assert all("crazy8" not in page for page in pages.values())
-    assert [t["ruleset"] for t in tutorials["tutorials"]] == ["classic32", "classic52", "candeias", "colors108"]
-    # the site has five rulesets, four of them with a page
-    assert "Quatro regras de Mau-Mau" in pages["/static/aprenda/index.html"]
-    assert "o site tem cinco regras" in pages["/static/aprenda/classic32.html"]
+    assert not any(NEW in path for path in pages)
+    assert all(NEW not in page for page in pages.values())
+    assert [t["ruleset"] for t in tutorials["tutorials"]] == [rs["name"] for rs in rulesets()]
+    # the site has one ruleset more than it has pages
+    n = len(rulesets())
+    assert f"{count(n, 'pt-BR')} regras de Mau-Mau" in pages["/static/aprenda/index.html"]
+    assert f"o site tem {number(n + 1, 'pt-BR')} regras" in pages["/static/aprenda/classic32.html"]
 
 
 def test_a_new_ruleset_needs_only_its_data_file() -> None:
     data = learning_data()
-    with_it, data["crazy8"] = newcomer(data)
-    del data["crazy8"]["tutorial"]  # a page may come before its tutorial: no link to one
+    with_it, data[NEW] = newcomer(data)
+    del data[NEW]["tutorial"]  # a page may come before its tutorial: no link to one
     pages, tutorials = make(with_it, data)
     for lang in ("", "en/"):
-        page = outline(pages[f"/static/aprenda/{lang}crazy8.html"])
-        assert "aprenda-crazy8" in page.testids and "tutorial-link" not in page.testids
-        assert f"/static/aprenda/{lang}crazy8.html" in outline(pages[f"/static/aprenda/{lang}index.html"]).links
-        assert f"/static/aprenda/{lang}crazy8.html" in outline(pages[f"/static/aprenda/{lang}classic32.html"]).links
-    assert "<h1>Oito Maluco</h1>" in pages["/static/aprenda/crazy8.html"]
-    assert "Cinco regras de Mau-Mau" in pages["/static/aprenda/index.html"]
-    assert "Five Mau-Mau rulesets" in pages["/static/aprenda/en/index.html"]
-    assert "crazy8" not in [t["ruleset"] for t in tutorials["tutorials"]]
+        page = outline(pages[f"/static/aprenda/{lang}{NEW}.html"])
+        assert f"aprenda-{NEW}" in page.testids and "tutorial-link" not in page.testids
+        assert f"/static/aprenda/{lang}{NEW}.html" in outline(pages[f"/static/aprenda/{lang}index.html"]).links
+        assert f"/static/aprenda/{lang}{NEW}.html" in outline(pages[f"/static/aprenda/{lang}classic32.html"]).links
+    assert "<h1>Oito Maluco</h1>" in pages[f"/static/aprenda/{NEW}.html"]
+    assert f"{count(len(with_it), 'pt-BR')} regras de Mau-Mau" in pages["/static/aprenda/index.html"]
+    assert f"{count(len(with_it), 'en')} Mau-Mau rulesets" in pages["/static/aprenda/en/index.html"]
+    assert NEW not in [t["ruleset"] for t in tutorials["tutorials"]]
 
 
 def test_every_tutorial_scene_shows_cards_of_its_own_ruleset() -> None:

@@ -8,7 +8,8 @@ import { pointsShown, tutorialOf } from '../tutorial.js';
 import { TUTORIALS } from './learndata.mjs';
 
 test('every ruleset with learning data has its steps, each in both languages, its cards real cards', () => {
-  assert.deepEqual(TUTORIALS.map((x) => x.ruleset).sort(), ['candeias', 'classic32', 'classic52', 'colors108']);
+  // today's four at least; a new ruleset's data file is read here as it comes, with no name to add
+  for (const rs of ['classic32', 'classic52', 'candeias', 'colors108']) assert.ok(tutorialOf(TUTORIALS, rs), rs);
   for (const { ruleset, steps } of TUTORIALS) {
     assert.ok(steps.length >= 3, ruleset);
     for (const s of steps) {
@@ -23,7 +24,7 @@ test('every ruleset with learning data has its steps, each in both languages, it
 
 test('a ruleset without a tutorial gets none: never another ruleset\'s', () => {
   assert.equal(tutorialOf(TUTORIALS, 'classic52').ruleset, 'classic52');
-  assert.equal(tutorialOf(TUTORIALS, 'crazy8'), null);
+  assert.equal(tutorialOf(TUTORIALS, 'newcomer'), null); // a ruleset without learning data
   assert.equal(tutorialOf(null, 'classic32'), null); // the tutorials did not come
   assert.equal(tutorialOf([], undefined), null);
 });
