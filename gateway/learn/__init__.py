@@ -24,7 +24,7 @@ from aiohttp import web
 
 from gateway.cached import Cached
 from gateway.client_files import STATIC
-from gateway.learn.pages import LANGS, href, index_page, problems, ruleset_page
+from gateway.learn.pages import LANGS, href, index_page, problems, ruleset_page, tutorial
 from services.rules.catalog import catalog
 
 log = logging.getLogger("maumau.gateway")
@@ -63,7 +63,8 @@ def make(rulesets: list[dict[str, Any]], data: dict[str, dict[str, Any]]) -> tup
         for rs, d in listed:
             others = [o for o, _ in listed if o is not rs]
             pages[href(rs["name"], lang)] = ruleset_page(rs, d, lang, others, len(rulesets))
-    tutorials = {"tutorials": [{"ruleset": rs["name"], **d["tutorial"]} for rs, d in listed if d.get("tutorial")]}
+    tutorials = {"tutorials": [{"ruleset": rs["name"], **tutorial(rs, d, len(rulesets))}
+                               for rs, d in listed if d.get("tutorial")]}
     return pages, tutorials
 
 

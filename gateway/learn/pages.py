@@ -177,11 +177,22 @@ def index_page(listed: list[tuple[dict[str, Any], dict[str, Any]]], lang: str, r
     return _frame(lang, "index", w["index_title"], lead, main)
 
 
-def problems(data: dict[str, Any]) -> list[str]:
-    """What a data file lacks: both languages, each with a description and every section (none empty).
+def tutorial(rs: dict[str, Any], data: dict[str, Any], rulesets: int) -> dict[str, Any]:
+    """The ruleset's tutorial as the client gets it: its steps' words with the catalog's data filled in."""
+    own = data["tutorial"]
 
-    >>> problems({"pt-BR": {"description": "x", **{s: ["y"] for s in SECTIONS}}})
-    ['en: missing']
+    def words(step: dict[str, Any], key: str, lang: str) -> list[str]:
+        return [fill(w, rs, lang, rulesets) for w in step[key]]
+
+    return {**own, "steps": [{**s, "pt": words(s, "pt", "pt-BR"), "en": words(s, "en", "en")} for s in own["steps"]]}
+
+
+def problems(data: dict[str, Any]) -> list[str]:
+    """What a data file lacks: both languages, each with a description and every section (none empty); a
+    tutorial, when it has one, with steps of a title and a text in each language and a scene.
+
+    >>> problems({"pt-BR": {"description": "x", **{s: ["y"] for s in SECTIONS}}, "tutorial": {"steps": [{}]}})
+    ['en: missing', 'tutorial step 1: pt, en or scene missing']
     """
     found = []
     for lang in LANGS:
@@ -189,4 +200,11 @@ def problems(data: dict[str, Any]) -> list[str]:
             found.append(f"{lang}: missing")
             continue
         found += [f"{lang}: no {key}" for key in ("description", *SECTIONS) if not data[lang].get(key)]
+    if "tutorial" in data:
+        steps = data["tutorial"].get("steps") if isinstance(data["tutorial"], dict) else None
+        if not steps:
+            found.append("tutorial: no steps")
+        for i, step in enumerate(steps or [], 1):
+            if not (all(len(step.get(k) or []) == 2 for k in ("pt", "en")) and isinstance(step.get("scene"), dict)):
+                found.append(f"tutorial step {i}: pt, en or scene missing")
     return found

@@ -81,9 +81,13 @@ def test_both_languages_of_every_page_have_the_same_sections_items_and_testids()
 
 
 def test_the_catalog_s_data_is_taken_from_it_never_left_as_a_placeholder() -> None:
-    pages, _ = make(rulesets(), learning_data())
+    pages, tutorials = make(rulesets(), learning_data())
     for path, page in pages.items():
         assert "{" not in page and "}" not in page, path
+    for t in tutorials["tutorials"]:
+        assert not any("{" in w for s in t["steps"] for w in s["pt"] + s["en"]), t["ruleset"]
+    classic32 = next(t for t in tutorials["tutorials"] if t["ruleset"] == "classic32")
+    assert "valete 20, ás 11, rei, dama e 10 valem 10" in classic32["steps"][-1]["pt"][1]
     assert "valete: 20 pontos" in pages["/static/aprenda/classic32.html"]  # {points.JH}
     assert "de 2 a 10 jogadores" in pages["/static/aprenda/colors108.html"]  # {seats.min}, {seats.max}
     assert f"the site has {number(len(rulesets()), 'en')} rulesets" in pages["/static/aprenda/en/candeias.html"]
