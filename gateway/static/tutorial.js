@@ -172,11 +172,12 @@ export function openTutorial(ruleset, design = 'classic', labelOf = (id) => id) 
   }, body);
   const backdrop = h('div', { class: 'tut-backdrop', onclick: (e) => { if (e.target === backdrop) closeTutorial(); } }, dialog);
 
-  // No steps for this ruleset (or not yet come): say so, never another ruleset's steps instead.
+  // No steps for this ruleset (or not come yet): say so, never another ruleset's steps instead.
   function renderNone() {
-    const words = list === null ? '…' : t(failed ? 'tut.failed' : 'tut.none');
-    mount(body, ...header(rs, list, labelOf, null, null, pick),
-      h('p', { class: 'tut-text', testid: 'tutorial-none', 'aria-live': 'polite' }, words));
+    const said = list === null
+      ? h('p', { class: 'tut-text muted', testid: 'tutorial-loading', 'aria-busy': 'true' }, '…')
+      : h('p', { class: 'tut-text', testid: 'tutorial-none', 'aria-live': 'polite' }, t(failed ? 'tut.failed' : 'tut.none'));
+    mount(body, ...header(rs, list, labelOf, null, null, pick), said);
     body.querySelector('[data-testid="tutorial-close"]').focus({ preventScroll: true });
   }
 

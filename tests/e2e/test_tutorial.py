@@ -45,3 +45,16 @@ async def test_a_ruleset_without_a_tutorial_gets_none_and_another_may_be_picked(
     await expect(tutorial.locator(".tut-point strong")).to_have_text(["20", "11", "10", "9"])
     await ana.by("tutorial-close").click()
     await expect(tutorial).to_have_count(0)
+
+
+async def test_without_the_tutorials_it_says_so_and_shows_no_steps(players: Players) -> None:
+    bia = await players.open("Bia", allowed_console=("503",))
+    await bia.page.goto("/")
+    await bia.enter()
+    await bia.page.route("**/api/tutorials", lambda route: route.fulfill(status=503, body="{}"))
+    await bia.by("btn-help").click()
+    await expect(bia.by("tutorial-none")).to_have_text(
+        "O passo a passo não carregou. Verifique a conexão e abra de novo.")
+    await expect(bia.by("tutorial").locator(".tut-scene")).to_have_count(0)
+    await bia.page.keyboard.press("Escape")
+    await expect(bia.by("tutorial")).to_have_count(0)
