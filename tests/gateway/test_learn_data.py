@@ -124,6 +124,9 @@ def test_a_new_ruleset_needs_only_its_data_file() -> None:
     assert f"{count(len(with_it), 'pt-BR')} regras de Mau-Mau" in pages["/static/aprenda/index.html"]
     assert f"{count(len(with_it), 'en')} Mau-Mau rulesets" in pages["/static/aprenda/en/index.html"]
     assert NEW not in [t["ruleset"] for t in tutorials["tutorials"]]
+    # a data file ahead of its ruleset (the catalog without it yet) waits: no page, no tutorial
+    ahead, _ = make(rulesets(), data)
+    assert not any(NEW in path for path in ahead) and ahead == make(rulesets(), learning_data())[0]
 
 
 def test_every_tutorial_scene_shows_cards_of_its_own_ruleset() -> None:
