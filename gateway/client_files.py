@@ -70,7 +70,7 @@ async def hashed(request: web.Request) -> web.FileResponse:
 
 
 async def _revalidate_the_rest(request: web.Request, response: web.StreamResponse) -> None:
-    """The other files under /static/ (the Aprenda pages, the icons, the sources) keep their names as
+    """The other files under /static/ (the Aprenda style sheet, the icons, the sources) keep their names as
     they change: a browser asks again each time, answered ``304`` while the file is the same."""
     if request.path.startswith("/static/") and "Cache-Control" not in response.headers:
         response.headers["Cache-Control"] = REVALIDATE

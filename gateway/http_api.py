@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import gzip
-import hashlib
 import json
 import secrets
 import uuid
@@ -22,6 +20,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from gateway.addresses import client_address, group
+from gateway.cached import Cached
 from gateway.identity import clean_name, identity_of, new_token
 from gateway.sessions import session_of
 from gateway.stakes import vouch
@@ -193,10 +192,9 @@ async def my_tables(request: web.Request) -> web.Response:
 
 
 @functools.cache
-def _rulesets_body() -> tuple[bytes, bytes, str]:
+def _rulesets_body() -> Cached:
     """The catalog's JSON, gzipped too, and its ETag: computed once per process (``warm_rulesets``)."""
-    body = json.dumps(catalog(), ensure_ascii=False, separators=(",", ":")).encode()
-    return body, gzip.compress(body, mtime=0), f'"{hashlib.sha256(body).hexdigest()[:32]}"'
+    return Cached.of(json.dumps(catalog(), ensure_ascii=False, separators=(",", ":")).encode())
 
 
 async def warm_rulesets(app: web.Application) -> None:
@@ -206,13 +204,7 @@ async def warm_rulesets(app: web.Application) -> None:
 
 async def get_rulesets(request: web.Request) -> web.Response:
     """The rulesets as the rules engine has them: the same bytes for everyone, so caches may keep them."""
-    body, zipped, etag = _rulesets_body()
-    headers = {"ETag": etag, "Cache-Control": "public, max-age=300", "Vary": "Accept-Encoding"}
-    if etag in request.headers.get("If-None-Match", ""):
-        return web.Response(status=304, headers=headers)
-    if "gzip" in request.headers.get("Accept-Encoding", "").lower():
-        body, headers["Content-Encoding"] = zipped, "gzip"
-    return web.Response(body=body, content_type="application/json", charset="utf-8", headers=headers)
+    return _rulesets_body().send(request, "application/json", "public, max-age=300")
 
 
 @functools.cache

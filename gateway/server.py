@@ -18,6 +18,7 @@ from gateway import (
     client_files,
     disputes_api,
     headers,
+    learn,
     quickmatch_api,
     rankings_api,
     ratelimit,
@@ -146,11 +147,6 @@ async def websocket(request: web.Request) -> web.StreamResponse:
                               request.app[PRESENCE_KEY], request.app[OPEN_TABLES_KEY], request.app[QUICK_KEY])
 
 
-async def learn(request: web.Request) -> web.StreamResponse:
-    """``/aprenda`` and ``/learn``: short addresses of the Aprenda pages (static files, gateway/static/aprenda/)."""
-    raise web.HTTPFound("/static/aprenda/en/index.html" if request.path == "/learn" else "/static/aprenda/index.html")
-
-
 async def healthz(request: web.Request) -> web.Response:
     return web.json_response({"ok": True})
 
@@ -228,8 +224,8 @@ def make_app(cfg: Settings, origins: frozenset[str]) -> web.Application:
     # the replay viewer ("Rever partida"): the table's steps as the caller saw them (docs/record.md)
     replay_api.setup(app)
     quickmatch_api.setup(app, cfg)
-    app.add_routes([*routes(), web.get("/ws", websocket), web.get("/healthz", healthz), web.get("/readyz", readyz),
-                    web.get("/aprenda", learn), web.get("/learn", learn)])
+    app.add_routes([*routes(), web.get("/ws", websocket), web.get("/healthz", healthz), web.get("/readyz", readyz)])
+    learn.setup(app)  # the Aprenda pages and the tutorials, made from the learning data
     # the client's screens, each at its own address: "/relatos" is "Meus relatos", "/staff" the staff's
     # desk (the client asks /api/me whether it is staff), "/m/<table>/rever" the replay viewer
     client_files.setup(app, "/m/{table_id}", "/", "/m/{table_id}/rever", "/ranking", "/jogador/{name}",

@@ -174,6 +174,7 @@ export const api = {
     return loadSession();
   },
   rulesets: () => http('GET', '/api/rulesets'),
+  tutorials: () => http('GET', '/api/tutorials'), // every ruleset's tutorial steps, from its learning data
   // the rankings and the profiles (public), the account's own settings
   rankings: ({ ruleset, category, period, page = 0, by = 'wins' }) => // by: 'wins' or 'xp' (⚔ competitive tables)
     http('GET', `/api/rankings?${new URLSearchParams({ ruleset, category, period, by, page: String(page) })}`),

@@ -21,7 +21,8 @@ export function parseTableLink(text) {
   } catch { return null; }
 }
 
-/** An Aprenda page (static, gateway/static/aprenda/): `index` or a ruleset's, in `lang`. */
+/** An Aprenda page (made by the gateway from the learning data: gateway/learn/): `index` or a ruleset's, in `lang`;
+ * a ruleset without learning data leads to the index. */
 export function learnHref(page, lang = 'pt-BR') {
   return `/static/aprenda/${lang === 'en' ? 'en/' : ''}${page}.html`;
 }

@@ -1,7 +1,9 @@
 // The "?" tutorial at a table: after the ruleset's usual steps, one more scene for each house
 // rule (and each option that changes play) this table has on (issue 14). Each text says what
 // that option's row of ../shared/RULES.md says, in pt-BR and English; each scene is data drawn
-// like the usual steps (tutorial.js). Pure, so it can be unit-tested in node.
+// like the usual steps (tutorial.js). What a ruleset's scenes say differently comes from its learning
+// data (`tutorial.house` in aprenda/data/<ruleset>.json), never from its name. Pure, so it can be
+// unit-tested in node.
 
 import { optionDefault } from './catalog.js';
 
@@ -13,10 +15,11 @@ const NOT_PLAY = new Set(['target_points', 'turn_seconds']);
 const cards = (n) => (n === 1 ? '1 carta' : `${n} cartas`);
 const cardsEn = (n) => (n === 1 ? '1 card' : `${n} cards`);
 
-// How a missed "Mau-Mau" is punished where going out needs it (RULES.md, "Announcing the last card").
+// How a missed "Mau-Mau" is punished where going out needs it (RULES.md, "Announcing the last card"):
+// at once, or when another player challenges it (the learning data's `missed_call: "challenge"`).
 function missedCall(c) {
   const n = c.value('mau_penalty') ?? 2;
-  return c.ruleset === 'classic52'
+  return c.house.missed_call === 'challenge'
     ? [` Quem esquece pode ser denunciado por qualquer outro jogador e compra ${cards(n)} de castigo.`,
       ` Whoever forgets may be challenged by any other player and draws ${cardsEn(n)} as a penalty.`]
     : [` Quem esquece compra ${cards(n)} de castigo na hora, e a rodada continua.`,
@@ -92,7 +95,8 @@ export const SCENES = {
   },
   nine_draws(v, c) {
     if (v !== 3) return null;
-    const special = c.ruleset === 'candeias' ? [' Em Candeias, o 9 passa a ser carta especial.', ' At Candeias the 9 becomes a special card.'] : ['', ''];
+    // where the 9 had no effect of its own, the learning data may say so ([pt-BR, en])
+    const special = (c.house.nine_draws || ['', '']).map((words) => (words ? ` ${words}` : ''));
     return S(['O 9: compre 3', `Nesta mesa, o 9 faz o próximo jogador comprar 3 cartas e perder a vez. Não dá para responder ao 9: ele toca em COMPRAR, leva as 3 e a vez passa.${special[0]}`],
       ['The 9: draw three', `At this table a 9 makes the next player draw 3 cards and lose the turn. A 9 cannot be answered: they tap DRAW, take the 3 and the turn moves on.${special[1]}`],
       { top: 'QC', hand: ['9C', 'KH'], ok: ['9C'], play: '9C', badge: '+3' });
@@ -159,9 +163,9 @@ function sevensPlain(c) {
  * The extra steps of the tutorial at a table of ruleset `rs` (its GET /api/rulesets description)
  * with `options` (table_info.options): one per option whose value is not the ruleset's default
  * and changes play, in the order the lobby lists the options. Each is {id, pt, en, scene}, `id`
- * being "option:value".
+ * being "option:value". `house` is what the ruleset's learning data says of its house scenes.
  */
-export function houseSteps(rs, options) {
+export function houseSteps(rs, options, house = {}) {
   if (!rs) return [];
   const set = options || {};
   const known = new Map(rs.options.map((o) => [o.name, o]));
@@ -170,7 +174,7 @@ export function houseSteps(rs, options) {
     if (!known.has(name)) return null;
     return Object.hasOwn(set, name) && set[name] !== null && set[name] !== undefined ? set[name] : def(name);
   };
-  const context = { ruleset: rs.name, value, default: def };
+  const context = { house: house || {}, value, default: def };
   const steps = [];
   for (const o of rs.options) {
     const v = value(o.name);

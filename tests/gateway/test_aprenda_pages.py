@@ -1,5 +1,6 @@
-"""The Aprenda pages (gateway/static/aprenda/): every page, in both languages, is served with the security
-headers, follows the page policy (no inline script or style), and every internal link resolves."""
+"""The Aprenda pages (made by gateway/learn/ from gateway/static/aprenda/data/): every page, in both languages,
+is served with the security headers, follows the page policy (no inline script or style), and every internal
+link resolves; a ruleset without learning data has no page and no tutorial, and breaks nothing."""
 
 from __future__ import annotations
 
@@ -7,10 +8,10 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import parse_qs, urldefrag, urljoin, urlsplit
 
-from gateway.server import STATIC
+from gateway.learn import site
+from services.rules.catalog import catalog
 from tests.gateway.harness import gateways
 
-APRENDA = STATIC / "aprenda"
 HEADERS = {"X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer"}
 
 
@@ -44,13 +45,14 @@ class Page(HTMLParser):
 
 
 def pages() -> list[str]:
-    return sorted("/static/" + p.relative_to(STATIC).as_posix() for p in APRENDA.rglob("*.html"))
+    return sorted(site().pages)
 
 
 def test_both_languages_have_the_hub_and_every_ruleset() -> None:
-    names = {p.name for p in APRENDA.glob("*.html")}
-    assert names == {p.name for p in (APRENDA / "en").glob("*.html")}
-    assert names == {"index.html", "classic32.html", "classic52.html", "candeias.html", "colors108.html"}
+    names = {p.rsplit("/", 1)[1] for p in pages() if "/aprenda/en/" not in p}
+    assert names == {p.rsplit("/", 1)[1] for p in pages() if "/aprenda/en/" in p}
+    # every ruleset the engine plays today has its learning data
+    assert names == {"index.html"} | {f"{rs['name']}.html" for rs in catalog()["rulesets"]}
 
 
 async def test_every_page_is_served_with_its_headers_and_every_internal_link_resolves(nats_url: str,
@@ -96,6 +98,12 @@ async def test_every_page_is_served_with_its_headers_and_every_internal_link_res
             async with g.http.get(base + short, allow_redirects=False) as r:
                 assert (r.status, r.headers["Location"]) == (302, hub)
                 assert r.headers.get("X-Frame-Options") == "DENY"
+        # the tutorials' scenes, from the same learning data: every ruleset's, in the catalog's order
+        async with g.http.get(base + "/api/tutorials") as r:
+            assert (r.status, r.headers["Cache-Control"]) == (200, "public, max-age=300")
+            tutorials = (await r.json())["tutorials"]
+        assert [t["ruleset"] for t in tutorials] == [rs["name"] for rs in catalog()["rulesets"]]
+        assert all(len(t["steps"]) == 9 for t in tutorials)
         # each ruleset's page offers that ruleset at the table, and its tutorial
         for path, page in parsed.items():
             rs = Path(path).stem

@@ -330,6 +330,8 @@ export const en = {
   'tut.done': 'PLAY!',
   'tut.which': 'Step by step for the rules',
   'tut.house': 'A rule of this table',
+  'tut.none': 'This ruleset has no step-by-step guide yet: pick another one above.',
+  'tut.failed': 'The step-by-step guide did not load. Check the connection and open it again.',
 
   // the pause menu, the rules in sight, the Ace with company, the direction (issue 14)
   'menu.open': 'MENU',

@@ -342,6 +342,8 @@ export const pt = {
   'tut.done': 'JOGAR!',
   'tut.which': 'Passo a passo da regra',
   'tut.house': 'Regra desta mesa',
+  'tut.none': 'Esta regra ainda não tem passo a passo animado: escolha outra acima.',
+  'tut.failed': 'O passo a passo não carregou. Verifique a conexão e abra de novo.',
 
   // the pause menu, the rules in sight, the Ace with company, the direction (issue 14)
   'menu.open': 'MENU',

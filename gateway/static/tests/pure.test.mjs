@@ -10,7 +10,6 @@ import { describeEvent, formatEntry } from '../table/eventlog.js';
 import { handCardClass } from '../table/hand.js';
 import { companionsOf, groupLegal, isClockwise, pickAnnounce } from '../table/legal.js';
 import { seatOrder } from '../table/felt.js';
-import { STEPS } from '../tutorial.js';
 import { ensureLang } from '../i18n.js';
 
 await ensureLang('en'); // English is a chunk of its own, fetched when chosen
@@ -167,19 +166,6 @@ test('a penalty says its cause in the words of its ruleset', () => {
   const wild = (seat) => ({ type: 'ActionTaken', action: { seat: 0, do: 'challenge_wild' }, draws: [{ seat, count: seat === 0 ? 6 : 4 }], reshuffles: 0 });
   assert.equal(fmt('last', wild(1))[1], 'Bia foi pego no blefe do +4: +4 cartas.');
   assert.equal(fmt('last', wild(0))[1], 'Você gritou mentira sem razão: +6 cartas.');
-});
-
-test('the tutorial has 9 steps per ruleset, each in both languages', () => {
-  assert.deepEqual(Object.keys(STEPS), ['classic32', 'classic52', 'candeias', 'colors108']);
-  for (const rs of Object.keys(STEPS)) {
-    assert.equal(STEPS[rs].length, 9, rs);
-    for (const s of STEPS[rs]) {
-      assert.equal(s.pt.length, 2);
-      assert.equal(s.en.length, 2);
-      assert.ok(s.scene.points || s.scene.top, rs);
-      for (const c of [s.scene.top, ...(s.scene.hand || []), s.scene.play, s.scene.draw].filter(Boolean)) assert.ok(parseCard(c), c);
-    }
-  }
 });
 
 test('a socket silent for three pings is given up, not before', () => {

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 
 import { parseCard } from '../cards.js';
 import { houseSteps, SCENES } from '../tutorialhouse.js';
+import { houseOf } from './learndata.mjs';
 import { ensureLang } from '../i18n.js';
 
 await ensureLang('en'); // English is a chunk of its own, fetched when chosen
@@ -33,7 +34,7 @@ const RS = {
   colors108: { name: 'colors108', options: [flag('quick', false, true, false, false), flag('teams', false, true, false, false), number('target_points'), TURN] },
 };
 
-const ids = (rs, options) => houseSteps(RS[rs], options).map((s) => s.id);
+const ids = (rs, options) => houseSteps(RS[rs], options, houseOf(rs)).map((s) => s.id);
 
 test('a table with every rule at its default, or no options at all, adds no scene', () => {
   for (const rs of Object.keys(RS)) {
@@ -73,7 +74,7 @@ test('"on" is measured against the ruleset\'s own default', () => {
   // cards dealt: 6 is candeias' own
   assert.deepEqual(ids('candeias', { hand_size: 6 }), []);
   assert.deepEqual(ids('classic32', { hand_size: 6 }), ['hand_size:6']);
-  const [deal] = houseSteps(RS.candeias, { hand_size: 5 });
+  const [deal] = houseSteps(RS.candeias, { hand_size: 5 }, houseOf('candeias'));
   assert.match(deal.pt[1], /5 cartas .*\(em vez de 6\)/);
   assert.equal(deal.scene.row.length, 5);
 });
@@ -89,7 +90,7 @@ test('a 7 that draws nothing has nothing to stack or to limit', () => {
 });
 
 test('the texts follow RULES.md and the table\'s own penalty', () => {
-  const byId = (rs, options) => Object.fromEntries(houseSteps(RS[rs], options).map((s) => [s.id, s]));
+  const byId = (rs, options) => Object.fromEntries(houseSteps(RS[rs], options, houseOf(rs)).map((s) => [s.id, s]));
   const c32 = byId('classic32', { nine_draws: 3, eight_bounce: true, ace_with_company: true, mau_mau_call: 'jack_only', mau_penalty: 1 });
   assert.match(c32['nine_draws:3'].pt[1], /comprar 3 cartas e perder a vez\. Não dá para responder/);
   assert.match(c32['nine_draws:3'].en[1], /draw 3 cards and lose the turn\. A 9 cannot be answered/);
@@ -99,6 +100,17 @@ test('the texts follow RULES.md and the table\'s own penalty', () => {
   assert.match(byId('classic52', { mau_mau_call: 'jack_only' })['mau_mau_call:jack_only'].pt[1], /denunciado.*2 cartas/);
   assert.match(byId('candeias', { nine_draws: 3 })['nine_draws:3'].pt[1], /carta especial/);
   assert.doesNotMatch(c32['nine_draws:3'].pt[1], /especial/);
+});
+
+test('what a scene says differently at a ruleset is its learning data\'s, never its name\'s', () => {
+  // the same options without the learning data's words: the plain wording, whatever the ruleset's name
+  const plain = (rs, options) => Object.fromEntries(houseSteps(RS[rs], options).map((s) => [s.id, s]));
+  assert.match(plain('classic52', { mau_mau_call: 'jack_only' })['mau_mau_call:jack_only'].pt[1], /castigo na hora/);
+  assert.doesNotMatch(plain('candeias', { nine_draws: 3 })['nine_draws:3'].pt[1], /especial/);
+  // and another ruleset given those words says them
+  const said = houseSteps(RS.classic32, { nine_draws: 3, mau_mau_call: 'always' }, houseOf('classic52'));
+  assert.match(said.find((s) => s.id === 'mau_mau_call:always').en[1], /may be challenged by any other player/);
+  assert.match(houseSteps(RS.classic32, { nine_draws: 3 }, houseOf('candeias'))[0].en[1], /lose the turn\. A 9 cannot be answered: they tap DRAW, take the 3 and the turn moves on\. At Candeias the 9 becomes a special card\.$/);
 });
 
 // Every non-default value the engine offers has a scene, and every scene is drawable.
@@ -119,7 +131,7 @@ test('every rule a table may change has its scene, with a title and a text in bo
   assert.ok(changes.length >= 25, `${changes.length}`);
   for (const [rs, name, v] of changes) {
     assert.ok(SCENES[name], name);
-    const steps = houseSteps(RS[rs], { [name]: v });
+    const steps = houseSteps(RS[rs], { [name]: v }, houseOf(rs));
     assert.equal(steps.length, 1, `${rs} ${name}=${v}`);
     const [s] = steps;
     assert.equal(s.id, `${name}:${v}`);
@@ -133,7 +145,7 @@ test('every rule a table may change has its scene, with a title and a text in bo
 
 test('every scene draws cards of its own deck (French 7 to Ace, colours at colors108)', () => {
   for (const [rs, name, v] of everyChange()) {
-    const { scene } = houseSteps(RS[rs], { [name]: v })[0];
+    const { scene } = houseSteps(RS[rs], { [name]: v }, houseOf(rs))[0];
     const names = [scene.top, ...(scene.hand || []), ...[].concat(scene.draw ?? []), ...(scene.row || []),
       ...(scene.points || []).map(([c]) => c)].filter(Boolean);
     if (!scene.teams) assert.ok(names.length > 0, `${rs} ${name}`);
