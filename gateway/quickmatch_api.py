@@ -54,8 +54,9 @@ async def get_quick_match(request: web.Request) -> web.Response:
 
 
 async def delete_quick_match(request: web.Request) -> web.Response:
+    identity, _ = caller(request)
     try:
-        return web.json_response(await request.app[QUICK_KEY].cancel(request.match_info["ticket"]))
+        return web.json_response(await request.app[QUICK_KEY].cancel(request.match_info["ticket"], identity))
     except Refusal as e:
         raise _http(e) from None
 

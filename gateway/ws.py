@@ -359,7 +359,7 @@ class Socket:
         try:
             await self.acting(fresh=True)
             if isinstance(cancel, str):
-                answer = await self.quick.cancel(cancel)
+                answer = await self.quick.cancel(cancel, self.identity)
                 waiting = self.matching.pop(cancel, None)
                 if waiting is not None:
                     waiting.cancel()
@@ -394,7 +394,7 @@ class Socket:
             waiting.cancel()
             if self.quick is not None:
                 with contextlib.suppress(Refusal):
-                    await self.quick.cancel(ticket)
+                    await self.quick.cancel(ticket, self.identity)
         self.matching.clear()
         if self.lobby is not None:
             self.lobby.watchers.discard(self)

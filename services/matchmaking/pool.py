@@ -95,14 +95,26 @@ def ask(p: Pool, t: Ticket, seats: int, now: float, partitions: int = 1) -> Grou
     return group
 
 
-def cancel(p: Pool, ticket: str, now: float) -> bool:
-    """Take ``ticket`` out of the pool; False when it is not waiting (matched already, or gone). A ticket
-    not here at all may be one still on its way in (its player asked from another tab): it is kept out.
+def holder(p: Pool, ticket: str) -> str | None:
+    """Whose ``ticket`` is, while it waits or its group is in the pool (None: not here)."""
+    return next((t.identity for t in (*p.waiting, *(t for g in p.groups for t in g.tickets)) if t.ticket == ticket),
+                None)
+
+
+def cancel(p: Pool, ticket: str, identity: str, now: float) -> bool | None:
+    """Take ``identity``'s ``ticket`` out of the pool; False when it is not waiting (matched already, or
+    gone), None (nothing changed) when another player holds it. A ticket not here at all may be one
+    still on its way in (its player asked from another tab): it is kept out.
 
     >>> p = Pool()
-    >>> cancel(p, "t1", now=0.0), ask(p, Ticket("t1", "ana", "Ana"), seats=2, now=1.0), p.waiting
+    >>> cancel(p, "t1", "ana", now=0.0), ask(p, Ticket("t1", "ana", "Ana"), seats=2, now=1.0), p.waiting
     (False, None, [])
+    >>> ask(p, Ticket("t2", "bia", "Bia"), seats=2, now=2.0)
+    >>> cancel(p, "t2", "ana", now=3.0), [w.ticket for w in p.waiting]
+    (None, ['t2'])
     """
+    if holder(p, ticket) not in (None, identity):
+        return None
     if status(p, ticket)[0] == "cancelled":
         p.cancelled[ticket] = now
     return drop(p, {ticket})
@@ -117,7 +129,7 @@ def take_back(p: Pool, identity: str, ticket: str, now: float) -> None:
     >>> ask(p, Ticket("t2", "ana", "Ana"), seats=3, now=1.0), [w.ticket for w in p.waiting]
     (None, ['t2'])
     """
-    cancel(p, ticket, now)
+    cancel(p, ticket, identity, now)
     drop(p, {w.ticket for w in p.waiting if w.identity == identity})
 
 

@@ -21,7 +21,7 @@ from nats.errors import Error as NatsError
 
 from maumau.v1 import table_pb2
 from services.matchmaking.pool import Group
-from services.matchmaking.store import AlreadyWaiting, Busy, Matchmaking, pool_key
+from services.matchmaking.store import AlreadyWaiting, Busy, Matchmaking, NotYours, pool_key
 from services.rules.rulesets import OptionError, make_ruleset
 from services.rules.wire import option_to_pb
 from services.runtime.refusals import Code
@@ -91,9 +91,12 @@ class QuickMatch:
             raise Refusal(503, Code.UNAVAILABLE, "the quick match did not answer; try again") from None
         return {"status": state, "table_id": table_id or None}
 
-    async def cancel(self, ticket: str) -> dict[str, Any]:
+    async def cancel(self, ticket: str, identity: str) -> dict[str, Any]:
+        """Take the caller's ticket back; another player's is refused as if it did not exist."""
         try:
-            state, table_id = await self.pools.cancel(ticket)
+            state, table_id = await self.pools.cancel(ticket, identity)
+        except NotYours:
+            raise Refusal(404, Code.UNKNOWN_TICKET, "no such ticket of yours") from None
         except (Busy, *UNREACHABLE):
             raise Refusal(503, Code.UNAVAILABLE, "the quick match did not answer; try again") from None
         return {"status": state, "table_id": table_id or None}

@@ -101,6 +101,10 @@ class AlreadyWaiting(Exception):
         self.ticket = ticket
 
 
+class NotYours(Exception):
+    """The ticket is another player's: only its own player may take it back."""
+
+
 @dataclass
 class _Pending:
     """A change of a pool waiting for its writer: what to do, who waits for it, and an ask's time."""
@@ -348,16 +352,22 @@ class Matchmaking:
                 log.warning("stopped following the quick-match pool %s (%s); again", key, type(e).__name__)
                 await asyncio.sleep(0.5)
 
-    async def cancel(self, ticket: str) -> tuple[str, str]:
-        """Take ``ticket`` out of its pool: ("cancelled", "") or, too late, ("matched", table id). Its seen
-        mark goes too: the player's claim is free at once."""
+    async def cancel(self, ticket: str, identity: str) -> tuple[str, str]:
+        """Take ``identity``'s ``ticket`` out of its pool: ("cancelled", "") or, too late, ("matched", table
+        id); ``NotYours`` if another player holds it (nothing changes, nothing of it is told). Its seen mark
+        goes too: the player's claim is free at once."""
         try:
             await self.kv.get(f"pool.{_pool_of(ticket)}")  # a pool nobody asked in is not made by a cancel
         except KeyNotFoundError:
             return "cancelled", ""
-        pool, _ = await self._change(_pool_of(ticket), lambda p: cancel(p, ticket, time.time()))
-        await self.seen.delete(f"seen.{ticket}")
+        pool, taken = await self._change(_pool_of(ticket), lambda p: cancel(p, ticket, identity, time.time()))
+        if taken is None:
+            raise NotYours(ticket)
         state, table_id = status(pool, ticket)
+        group = None
         if state == "cancelled":  # or matched a while ago: its group may have left the pool
-            state, table_id, _ = await self._where(ticket)
+            state, table_id, group = await self._where(ticket)
+        if group is not None and any(t.ticket == ticket and t.identity != identity for t in group.tickets):
+            raise NotYours(ticket)
+        await self.seen.delete(f"seen.{ticket}")
         return ("matched", table_id) if state == "matched" else ("cancelled", "")

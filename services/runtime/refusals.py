@@ -90,6 +90,7 @@ class Code(StrEnum):
     UNKNOWN_DISPUTE = "unknown_dispute"
     UNKNOWN_PLAYER = "unknown_player"
     UNKNOWN_TABLE = "unknown_table"
+    UNKNOWN_TICKET = "unknown_ticket"
     WEAK_PASSWORD = "weak_password"
     WRONG_SEAT = "wrong_seat"
 

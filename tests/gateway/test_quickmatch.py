@@ -13,7 +13,7 @@ import pytest
 
 from services.eventlog.sql import engine
 from services.matchmaking.pool import Pool, Ticket, ask
-from services.matchmaking.store import MATCHED_HOLD, AlreadyWaiting, Matchmaking, _who, pool_key
+from services.matchmaking.store import MATCHED_HOLD, AlreadyWaiting, Matchmaking, NotYours, _who, pool_key
 from services.readmodels.tables.projector import Projector
 from services.table.store import STREAM as TABLES
 from tests.gateway.harness import Client, Gateways, gateways
@@ -172,6 +172,32 @@ async def test_two_tabs_asking_at_once_where_each_would_fill_a_table_sit_at_one(
                 await _cancel(g, other, ticket)  # the one left waiting goes
             seated.append(len(tables))
     assert seated == [1] * 4
+
+
+async def test_only_its_player_may_take_a_ticket_back(nats_url: str, tmp_path: Path) -> None:
+    async with gateways(nats_url, tmp_path, replicas=2) as g:
+        ana, bia = await g.client("Ana", replica=0), await g.client("Bia", replica=1)
+        ticket = (await _ask(ana))["ticket"]
+        async with g.http.delete(f"{g.urls[1]}/api/quick-match/{ticket}", headers=bia.headers) as r:
+            refused = (r.status, (await r.json())["error"]["code"])
+        _, still = await ana.get(f"/api/quick-match/{ticket}")
+    assert refused == (404, "unknown_ticket") and still["status"] == "waiting"
+
+
+async def test_a_stranger_cancelling_a_matched_ticket_learns_nothing_of_its_table(nats_url: str) -> None:
+    nc = await nats.connect(nats_url)
+    try:
+        mm = await Matchmaking.open(nc.jetstream())
+        key, now = pool_key("classic52", 2, 0), time.time()
+        ticket, *_ = await mm.ask(key, 2, "ana", "Ana", False, now)
+        await mm.ask(key, 2, "bia", "Bia", False, now)
+        await mm.ask(key, 2, "caio", "Caio", False, now + 5)  # the group leaves the pool: found by its ticket's key
+        with pytest.raises(NotYours):
+            await mm.cancel(ticket, "caio")
+        mine = await mm.cancel(ticket, "ana")
+    finally:
+        await nc.close()
+    assert mine[0] == "matched" and mine[1]
 
 
 async def test_a_ticket_nobody_asks_about_is_dropped(nats_url: str) -> None:

@@ -9,6 +9,7 @@ export const enErrors = {
   'err.round_over': 'The round is over',
   'err.bad_request': 'Invalid request',
   'err.unknown_table': 'There is no such table',
+  'err.unknown_ticket': 'There is no such quick match of yours',
   'err.table_exists': 'That table exists already',
   'err.bad_options': 'Those options do not fit this ruleset',
   'err.bad_invitation': 'That invitation is not for this table',

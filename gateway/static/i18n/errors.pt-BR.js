@@ -9,6 +9,7 @@ export const ptErrors = {
   'err.round_over': 'A rodada já acabou',
   'err.bad_request': 'Pedido inválido',
   'err.unknown_table': 'Essa mesa não existe',
+  'err.unknown_ticket': 'Você não tem essa busca de partida',
   'err.table_exists': 'Essa mesa já existe',
   'err.bad_options': 'Essas opções não valem para esta regra',
   'err.bad_invitation': 'Esse convite não é desta mesa',
