@@ -109,11 +109,16 @@ def add_gains(gained: Gains, seats: Sequence[dict[str, Any]], tz: ZoneInfo, sign
     for s in seats:
         if s["bot"]:
             continue
-        for period, key in keys(s["ended_at"], tz).items():
-            row = gained.setdefault((s["ruleset"], s["category"], period, key, s["identity"]), [0, 0, 0])
-            row[0] += sign * s.get("played", 1)
-            row[1] += sign * int(s["won"])
-            row[2] += sign * s["xp"]
+        played, won, xp = sign * s.get("played", 1), sign * int(s["won"]), sign * s["xp"]
+        ruleset, category, identity = s["ruleset"], s["category"], s["identity"]
+        for period, key in keys(s["ended_at"], tz).items():  # a bulk load sums millions: one lookup each
+            row = gained.get(k := (ruleset, category, period, key, identity))
+            if row is None:
+                gained[k] = [played, won, xp]
+            else:
+                row[0] += played
+                row[1] += won
+                row[2] += xp
     return gained
 
 
