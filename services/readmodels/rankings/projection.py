@@ -106,12 +106,16 @@ Gains = dict[tuple[str, ...], list[int]]  # a totals key (TOTALS_KEY's order) ->
 
 def add_gains(gained: Gains, seats: Sequence[dict[str, Any]], tz: ZoneInfo, sign: int = 1) -> Gains:
     """Add to ``gained`` what the people's totals gain from these seats (``sign`` -1: lose), per identity and period."""
+    ended: datetime | None = None
+    periods: tuple[tuple[Period, str], ...] = ()
     for s in seats:
         if s["bot"]:
             continue
         played, won, xp = sign * s.get("played", 1), sign * int(s["won"]), sign * s["xp"]
         ruleset, category, identity = s["ruleset"], s["category"], s["identity"]
-        for period, key in keys(s["ended_at"], tz).items():  # a bulk load sums millions: one lookup each
+        if s["ended_at"] is not ended:  # a match's seats come together: its periods found once
+            ended, periods = s["ended_at"], tuple(keys(s["ended_at"], tz).items())
+        for period, key in periods:  # a bulk load sums millions: one lookup each
             row = gained.get(k := (ruleset, category, period, key, identity))
             if row is None:
                 gained[k] = [played, won, xp]
