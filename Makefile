@@ -114,6 +114,7 @@ bench: setup .venv-bench/.installed
 	$(BIN)/maumau bench rules --ruleset colors108 --players 2 --seconds $(BENCH_SECONDS) --seed 1
 	.venv-bench/bin/python bench/peers.py --seconds $(BENCH_SECONDS) --seed 1 --peer rlcard-uno
 	$(BIN)/maumau bench rules --ruleset classic52 --players 4 --seconds $(BENCH_SECONDS) --seed 1
+	$(BIN)/maumau bench rules --ruleset crazy8 --players 4 --seconds $(BENCH_SECONDS) --seed 1
 	.venv-bench/bin/python bench/peers.py --seconds $(BENCH_SECONDS) --seed 1 --peer openspiel-crazy-eights
 
 # The peers are an optional extra in their own virtualenv, never a runtime dependency.

@@ -19,7 +19,10 @@ The peers and why they were chosen:
   engine pays.  Crazy Eights is the direct ancestor of Mau-Mau.  Drawing a
   card and nominating a suit after an 8 are player decisions of their own
   there, and many games end by an exhausted stock rather than an empty hand,
-  so compare its games/s with care.
+  so compare its games/s with care.  Our ``crazy8`` ruleset plays exactly
+  these rules (``maumau bench rules --ruleset crazy8 --players 4``): the same
+  games, told in slightly fewer decisions (an 8 and its suit are one play;
+  a turn with nothing left to play or draw passes by itself).
 
 Counting rules, identical for both peers: an action is one player decision
 (OpenSpiel chance outcomes such as card deals are resolved by sampling

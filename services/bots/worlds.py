@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from services.bots import greedy
 from services.bots.knowledge import SeatKnowledge, rules, unseen
 from services.bots.reading import Group, LastPlay, tito_played
-from services.rules.actions import BURN, CHALLENGE, CHALLENGE_WILD, PLAY, QUICK, Action
+from services.rules.actions import BURN, CHALLENGE, CHALLENGE_WILD, DRAW, PLAY, QUICK, Action
 from services.rules.cards import WILD, Card, Seat, suit
 from services.rules.engine import apply, legal_actions
 from services.rules.phases import Pending, Phase
@@ -94,6 +94,8 @@ def _template(k: SeatKnowledge) -> State:
     s.chain = k.pending // 2 if s.pending_kind is Pending.SEVEN else 0
     s.phase = Phase.from_word(k.phase)
     s.drawn_card = _drawn_card(k)
+    if s.phase is Phase.DRAWN:  # one draw at least; all it may make when its own list has no draw left (crazy8)
+        s.draws = rs.max_draws if k.on_turn and k.stock and not any(a.kind == DRAW for a in k.legal) else 1
     s.opening = rs.has_burns and len(k.discard) == 1 and all(
         n == rs.hand_size for n, a in zip(k.hand_sizes, k.in_round, strict=True) if a)
     s.burn_announced = s.phase is Phase.BURNED and not any(a.announce for a in k.legal)

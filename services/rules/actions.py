@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from services.rules.cards import RJ, WILD, Card, CardNameError, Family, Seat, Suit, rank, suit
+from services.rules.cards import WILD, Card, CardNameError, Family, Seat, Suit, rank, suit
 from services.rules.errors import BadRequest
 
 PLAY = "play"
@@ -48,8 +48,14 @@ class Action(NamedTuple):
 
 
 def takes_choice(card: Card, family: Family) -> bool:
-    """Whether playing ``card`` asks for a suit (a Jack) or a colour (a wild)."""
-    return suit(card) == WILD if family.suits[0] == "R" else rank(card) == RJ
+    """Whether playing ``card`` asks for a suit (the family's ``chooser``: a Jack) or a colour (a wild).
+
+    >>> from dataclasses import replace
+    >>> from services.rules.cards import FRENCH, R8
+    >>> takes_choice(FRENCH.parse("JH"), FRENCH), takes_choice(FRENCH.parse("8H"), replace(FRENCH, chooser=R8))
+    (True, True)
+    """
+    return suit(card) == WILD if family.suits[0] == "R" else rank(card) == family.chooser
 
 
 def _card(raw: Any, family: Family) -> Card:

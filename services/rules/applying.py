@@ -108,6 +108,7 @@ def _end_turn(s: State, nxt: Seat, phase: Phase) -> None:
     s.turn = nxt
     s.phase = phase
     s.drawn_card = -1
+    s.draws = 0
     if nxt == s.finisher:
         _finish(s, nxt)
 
@@ -123,22 +124,34 @@ def _draw(s: State, seat: Seat) -> None:
         if s.finisher >= 0 and s.rs.announce_mode == AUTOMATIC:
             _finish(s, s.finisher)
             return
-        _turn_ends_idle(s, seat, not got)
+        _turn_ends_idle(s, seat, not got, paid=len(got) == k)
         return
     got = s.draw(seat, 1)
     s.phase = DRAWN
+    s.draws += 1
     s.drawn_card = got[0] if got else -1
     if got:
         s.stuck = 0
-    if not playable_now(s, seat):
+    # nothing to play, nor to draw (asked only where a turn may draw more than once): the turn passes
+    if not playable_now(s, seat) and (s.draws >= s.rs.max_draws or not s.rs.may_draw_or_pass(s, [])[0]):
         _turn_ends_idle(s, seat, not got)
 
 
-def _turn_ends_idle(s: State, seat: Seat, idle: bool) -> None:
-    """End a turn in which no card was played; a table where everyone is stuck in a row is blocked."""
-    if idle and not s.can_draw() and not playable_from_hand(s, seat):
+def _turn_ends_idle(s: State, seat: Seat, idle: bool, paid: bool = True) -> None:
+    """End a turn in which no card was played; a table where everyone is stuck in a row is blocked.
+
+    The turn is stuck when it got no card and the seat could do nothing else; with the ruleset's
+    ``passes_block``, whenever nothing can be drawn as it ends (but a pending draw that the stock
+    could not pay in full: OpenSpiel's crazy_eights counts that as no pass).
+    """
+    rs = s.rs
+    if rs.passes_block:
+        stuck = paid and not s.can_draw()
+    else:
+        stuck = idle and not s.can_draw() and not playable_from_hand(s, seat)
+    if stuck:
         s.stuck += 1
-        if s.stuck >= s.players():
+        if s.stuck >= rs.blocked_after(s.players()):
             _finish(s, _blocked_winner(s), blocked=True)
             return
     else:

@@ -64,12 +64,17 @@ class CardNameError(ValueError):
 
 @dataclass(frozen=True)
 class Family:
-    """One family of card names: French-suited or the colour deck."""
+    """One family of card names: French-suited or the colour deck, and which rank names a suit when played.
+
+    ``chooser`` is the French rank that asks for a suit (the Jack; the 8 of a crazy-eights deck,
+    ``replace(FRENCH, chooser=R8)``); in the colour deck the wilds ask for a colour.
+    """
 
     label: str
     suits: tuple[str, ...]
     _by_name: dict[str, Card] = field(repr=False)
     _names: dict[Card, str] = field(repr=False)
+    chooser: int = RJ
 
     def parse(self, text: str) -> Card:
         try:

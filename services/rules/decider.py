@@ -132,9 +132,10 @@ def deal(s: State, seed: str, table_id: str, round_no: int, dealer: Seat | None 
     # the deck from its top (the shuffled list's end) down; each seat's cards are every len(order)-th
     top_down = shuffled(rs.deck(n), seed, "deal")[::-1]
     order = seats[seats.index(first):] + seats[: seats.index(first)]
-    dealt = rs.hand_size * len(order)
+    size = rs.deal_size(len(order))
+    dealt = size * len(order)
     if dealt >= len(top_down):
-        raise ValueError(f"{len(top_down)} cards do not deal {len(order)} hands of {rs.hand_size} and a starter")
+        raise ValueError(f"{len(top_down)} cards do not deal {len(order)} hands of {size} and a starter")
     hands: list[tuple[Card, ...]] = [()] * n
     for place, seat in enumerate(order):
         hands[seat] = tuple(top_down[place:dealt:len(order)])

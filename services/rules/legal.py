@@ -15,7 +15,7 @@ from services.rules.phases import CHOOSE as CHOOSING
 from services.rules.phases import DRAWN, NORMAL, WILD4
 from services.rules.rulesets import CHALLENGE_MODE, NEXT_PLAYER, RULESETS
 from services.rules.state import State
-from services.rules.turn import burnable, may_draw_or_pass, plain_call, playable_now, required_call
+from services.rules.turn import burnable, plain_call, playable_now, required_call
 
 _new = tuple.__new__  # builds an Action without NamedTuple's Python-level __new__ (the hot path)
 # A draw and a pass of each seat, made once and shared (actions are immutable)
@@ -63,7 +63,7 @@ def legal_list(s: State, seat: Seat) -> list[Action]:
             for suit in range(4) if n_hand > 1 and rs.chooses[card] else (-1,):
                 for call in calls:
                     out.append(_new(Action, (PLAY, seat, card, suit, call, -1, -1)))
-    draw, pass_ = may_draw_or_pass(s, playable)
+    draw, pass_ = rs.may_draw_or_pass(s, playable)  # the ruleset's, not turn's: a call less on every action
     if draw:
         out.append(_DRAWS[seat])
     if pass_:

@@ -16,6 +16,7 @@ class Position(Protocol):
     n: int
     active: list[bool]
     hands: list[list[Card]]
+    stock: list[Card]
     discard: list[Card]
     turn: Seat
     direction: int
@@ -24,6 +25,7 @@ class Position(Protocol):
     pending_kind: Pending
     chain: int
     phase: Phase
+    draws: int
     opening: bool
     w4_seat: Seat
     w4_bluff: bool
@@ -39,4 +41,5 @@ class Position(Protocol):
     def next_seat(self, seat: Seat, direction: int = 0) -> Seat: ...
     def previous_seat(self, seat: Seat) -> Seat: ...
     def players(self) -> int: ...
+    def can_draw(self) -> bool: ...
     def draw(self, seat: Seat, k: int) -> list[Card]: ...

@@ -32,6 +32,7 @@ def to_record(s: State) -> dict[str, Any]:
                          "round_points": list(s.round_points or ()), "has_round_points": s.round_points is not None,
                          "seed": s.seed or ""}
     r["phase"], r["pending_kind"] = int(s.phase), int(s.pending_kind)
+    r["draws"] = s.draws
     for k in _INTS:
         r[k] = getattr(s, k)
     for k in _BOOLS:
@@ -54,6 +55,7 @@ def from_record(r: dict[str, Any]) -> State:
     s.round_points = [int(x) for x in r["round_points"]] if r.get("has_round_points") else None
     s.seed = r.get("seed") or None
     s.phase, s.pending_kind = Phase(int(r["phase"])), Pending(int(r["pending_kind"]))
+    s.draws = int(r.get("draws", 0))  # a record made before turns could draw more than once has none
     for k in _INTS:
         setattr(s, k, int(r[k]))
     for k in _BOOLS:

@@ -14,7 +14,7 @@ from services.rules.shuffle import shuffled
 
 _SLOTS = (
     "rs", "n", "active", "hands", "stock", "discard", "turn", "direction", "follow",
-    "pending", "pending_kind", "chain", "phase", "drawn_card", "last_player", "quick_from",
+    "pending", "pending_kind", "chain", "phase", "draws", "drawn_card", "last_player", "quick_from",
     "opening", "burn_announced", "mau_offender", "mau_guard", "w4_seat", "w4_bluff",
     "finisher", "stuck", "double_points", "dealer", "first", "rounds_played", "scores",
     "round_points", "round_over", "round_winner", "match_over", "match_winners",
@@ -47,6 +47,7 @@ class State:
     pending_kind: Pending
     chain: int
     phase: Phase
+    draws: int  # the single draws of the turn so far (a ruleset may allow several: ``Ruleset.may_draw_or_pass``)
     drawn_card: Card
     last_player: Seat
     quick_from: Seat
@@ -101,6 +102,7 @@ class State:
         self.pending = self.chain = 0
         self.pending_kind = NONE
         self.phase = NORMAL
+        self.draws = 0
         self.drawn_card = self.last_player = self.quick_from = -1
         self.opening = self.burn_announced = False
         self.mau_offender = self.mau_guard = self.w4_seat = -1
@@ -130,6 +132,7 @@ class State:
         new.pending_kind = self.pending_kind
         new.chain = self.chain
         new.phase = self.phase
+        new.draws = self.draws
         new.drawn_card = self.drawn_card
         new.last_player = self.last_player
         new.quick_from = self.quick_from
@@ -180,10 +183,12 @@ class State:
         return sum(self.active)
 
     def can_draw(self) -> bool:
-        return bool(self.stock) or len(self.discard) > 1
+        """Whether a draw would give a card: the stock, or a discard pile the ruleset reshuffles into it."""
+        return bool(self.stock) or (len(self.discard) > 1 and self.rs.reuses_discard)
 
     def draw(self, seat: Seat, k: int) -> list[Card]:
-        """Move up to ``k`` cards from the stock to ``seat``, reshuffling the discard pile when needed."""
+        """Move up to ``k`` cards from the stock to ``seat``, reshuffling the discard pile when needed (and the
+        ruleset reuses it)."""
         stock, hand = self.stock, self.hands[seat]
         if k == 1 and stock:  # the common draw: one card, the stock not empty
             c = stock.pop()
@@ -194,8 +199,9 @@ class State:
         got: list[Card] = []
         for _ in range(k):
             if not stock:
-                self.reshuffle()
-                stock = self.stock
+                if self.rs.reuses_discard:
+                    self.reshuffle()
+                    stock = self.stock
                 if not stock:
                     break
             c = stock.pop()

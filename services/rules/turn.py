@@ -9,7 +9,6 @@ from __future__ import annotations
 from services.rules.actions import BURN, DOUBLE, MAU, MAUMAU, PLAY, QUICK, Action
 from services.rules.cards import R8, Card, Seat, rank
 from services.rules.phases import BOUNCE, BURNED, DRAWN, NORMAL
-from services.rules.phases import CHOOSE as CHOOSING
 from services.rules.state import State
 
 
@@ -48,15 +47,8 @@ def _with_company(s: State, seat: Seat, cards: list[Card]) -> list[Card]:
 
 def may_draw_or_pass(s: State, playable: list[Card]) -> tuple[bool, bool]:
     """Whether the seat on turn, holding ``playable``, may draw, and whether it may pass (both at once: one call
-    of ``legal_actions`` per action)."""
-    phase = s.phase
-    if phase is NORMAL:
-        if playable:
-            return s.rs.draw_anytime, False
-        return True, not s.pending and not s.can_draw()
-    if phase is BURNED:  # without a continuation the burner must draw
-        return not playable, bool(playable)
-    return False, phase is not CHOOSING
+    of ``legal_actions`` per action); the ruleset's ``may_draw_or_pass``."""
+    return s.rs.may_draw_or_pass(s, playable)
 
 
 def may_pass(s: State, seat: Seat, playable: list[Card]) -> bool:
@@ -75,7 +67,7 @@ def burnable(s: State, card: Card) -> bool:
 def required_call(s: State, seat: Seat, card: Card, before: int, after: int) -> str | None:
     """The call an action needs: "mau" when it leaves one card, "maumau" when the ruleset wants one going out."""
     rs = s.rs
-    if s.phase is BURNED and s.burn_announced:
+    if (s.phase is BURNED and s.burn_announced) or not rs.calls:
         return None
     if after == 1:
         return MAU
@@ -86,6 +78,8 @@ def required_call(s: State, seat: Seat, card: Card, before: int, after: int) -> 
 
 def plain_call(s: State, card: Card, after: int) -> str | None:
     """The call a burn or a quick action needs, which leaves ``after`` cards."""
+    if not s.rs.calls:
+        return None
     if after == 1:
         return MAU
     return MAUMAU if after == 0 and s.rs.needs_mau_mau(card) else None

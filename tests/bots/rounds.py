@@ -23,6 +23,8 @@ TABLES: list[tuple[str, int, dict[str, Any]]] = [
     ("candeias", 2, {"nine_draws": 3, "jack_on_jack": False}),
     ("colors108", 4, {}),
     ("colors108", 2, {"teams": False, "quick": True}),
+    ("crazy8", 4, {}),
+    ("crazy8", 15, {"special_cards": True}),
 ]
 RULESETS = ("classic32", "classic52", "candeias", "colors108")
 

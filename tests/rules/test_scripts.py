@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from services.rules.rulesets import RULESETS
 from services.rules.script import run_script
 
 SCRIPTS = sorted((Path(__file__).parent.parent / "rules_scripts").glob("*/*.json"))
@@ -44,7 +45,7 @@ def _mismatches(expect: dict[str, Any], line: dict[str, Any]) -> list[str]:
 
 def test_there_are_scripts_for_every_ruleset() -> None:
     rulesets = Counter(p.parent.name for p in SCRIPTS)
-    assert set(rulesets) == {"classic32", "classic52", "candeias", "colors108"}
+    assert set(rulesets) == set(RULESETS)
     assert sum(rulesets.values()) >= 60
 
 

@@ -1,7 +1,7 @@
-"""The four rulesets, by name: one class each, overriding a few hooks of ``Ruleset``.
+"""The five rulesets, by name: one class each, overriding a few hooks of ``Ruleset``.
 
 Everything a ruleset changes lives in this package: the hooks and the options every table
-takes (``base``), the French-suited tables (``french``) and the colour deck (``colors``).
+takes (``base``), the French-suited tables (``french``), the colour deck (``colors``) and Oito Maluco (``crazy8``).
 A new ruleset is one more class here. The turn machinery that is the same everywhere is in
 ``engine``.
 
@@ -26,12 +26,13 @@ from services.rules.rulesets.base import (
     Ruleset,
 )
 from services.rules.rulesets.colors import Colors108
+from services.rules.rulesets.crazy8 import Crazy8
 from services.rules.rulesets.french import Candeias, Classic32, Classic52, French
 
 __all__ = ["AUTOMATIC", "CHALLENGE_MODE", "HOUSE_OPTIONS", "NEXT_PLAYER", "PLATFORM_OPTIONS", "RULESETS", "Candeias",
-           "Classic32", "Classic52", "Colors108", "French", "OptionError", "Ruleset", "make_ruleset"]
+           "Classic32", "Classic52", "Colors108", "Crazy8", "French", "OptionError", "Ruleset", "make_ruleset"]
 
-RULESETS: dict[str, type[Ruleset]] = {r.name: r for r in (Classic32, Classic52, Candeias, Colors108)}
+RULESETS: dict[str, type[Ruleset]] = {r.name: r for r in (Classic32, Classic52, Candeias, Colors108, Crazy8)}
 
 
 _MADE: dict[tuple[str, tuple[tuple[str, str, Any], ...]], Ruleset] = {}

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from services.rules.actions import PLAY, Action, takes_choice
 from services.rules.cards import CARD_SPACE, FRENCH, RJ, Card, Family, Seat, Suit, rank
-from services.rules.phases import Pending, Phase
+from services.rules.phases import BURNED, CHOOSE, NORMAL, Pending, Phase
 from services.rules.position import Position
 
 _FOLLOWS = (0, 1, 2, 3, -1)  # every value of ``State.follow``, in the order ``follows[follow]`` finds it
@@ -59,6 +59,12 @@ class Ruleset:
     lowest_wins = False
     late_join_rounds = 0  # newcomers may join between rounds while fewer rounds than this were played
     random_first = False  # the first player of a round is drawn from its seed, not the seat after the dealer
+    reuses_discard = True  # an empty stock is made again from the discard pile (but its top)
+    calls = True  # the "Mau" and "Mau-Mau" calls (False: nothing is ever announced)
+    # True: every turn that ends without a card played while nothing can be drawn counts towards a blocked
+    # table, whatever the hand holds (consecutive passes); False: only a turn that could do nothing else
+    passes_block = False
+    max_draws = 1  # single draws a turn may make at most (``may_draw_or_pass`` says which it may)
     # the bots' names and levels, in the order they fill a table's seats (a tenth seat repeats one, numbered)
     bot_names: ClassVar[tuple[tuple[str, str], ...]] = (
         ("Carmen", "strong"), ("Tito", "medium"), ("Luna", "weak"), ("Dona Zezé", "strong"), ("Juca", "medium"),
@@ -89,6 +95,10 @@ class Ruleset:
         self.draw_anytime = self.draw_anytime
         self.after_draw_any = self.after_draw_any
         self.announce_mode = self.announce_mode
+        self.calls = self.calls
+        self.passes_block = self.passes_block
+        self.reuses_discard = self.reuses_discard
+        self.max_draws = self.max_draws
         self.options = dict(options)
         self.hand_size: int = opts.get("hand_size", self.default_hand)
         self.target: int | None = opts.get("target_points")
@@ -127,6 +137,15 @@ class Ruleset:
     def special(self, card: Card) -> bool:
         """candeias: a card that may not be burned, doubled or used for a quick action."""
         return False
+
+    def deal_size(self, players: int) -> int:
+        """How many cards each of ``players`` is dealt (by default ``hand_size`` whatever the players).
+
+        >>> from services.rules.rulesets import make_ruleset
+        >>> make_ruleset("classic32", {"hand_size": 6}).deal_size(2)
+        6
+        """
+        return self.hand_size
 
     def check_seats(self, seats: int) -> None:
         if not self.min_seats <= seats <= self.max_seats:
@@ -188,6 +207,33 @@ class Ruleset:
     def needs_mau_mau(self, card: Card) -> bool:
         """Whether going out with ``card`` (from one card) needs the "Mau-Mau" call."""
         return self.mau_mau_call == "always" or (self.mau_mau_call == "jack_only" and rank(card) == RJ)
+
+    def may_draw_or_pass(self, s: Position, playable: list[Card]) -> tuple[bool, bool]:
+        """Whether the seat on turn, holding ``playable`` in its phase, may draw, and whether it may pass.
+
+        By default one draw a turn: at the start of a turn a seat draws (only without a play
+        unless ``draw_anytime``) and passes only when there is nothing to play, draw or answer;
+        after its draw (or a bounce) it may pass. A draw when nothing can be drawn is allowed
+        and gives no card.
+
+        >>> from services.rules.engine import new_match, start_round
+        >>> s = new_match("classic52", 2)
+        >>> start_round(s, 1, 0, [["7H", "9S"], ["8H", "KD"]], "9H", ["AC"])
+        >>> s.rs.may_draw_or_pass(s, [s.hands[0][1]]), s.rs.may_draw_or_pass(s, [])
+        ((False, False), (True, False))
+        """
+        phase = s.phase
+        if phase is NORMAL:
+            if playable:
+                return self.draw_anytime, False
+            return True, not s.pending and not s.can_draw()
+        if phase is BURNED:  # without a continuation the burner must draw
+            return not playable, bool(playable)
+        return False, phase is not CHOOSE
+
+    def blocked_after(self, players: int) -> int:
+        """How many turns in a row counted as stuck (``passes_block``) end the round as a blocked table."""
+        return players
 
     def pending_kind(self, top: Card) -> Pending:
         """The kind of draw that is pending while ``top`` lies on the pile (a chain's last card)."""
