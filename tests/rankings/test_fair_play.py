@@ -52,6 +52,25 @@ async def test_a_match_given_up_before_a_few_moves_settles_for_nothing(
     assert balances == [(OPENING_CHIPS, 0), (OPENING_CHIPS, 0)]
 
 
+async def _wins(db: AsyncEngine, who: str) -> tuple[int, int]:
+    """Matches played and won, as the profile's statistics and the wins ranking count them."""
+    async with db.connect() as conn:
+        stats = await queries.statistics(conn, who)
+    return sum(s["played"] for s in stats), sum(s["wins"] for s in stats)
+
+
+async def test_a_match_settled_for_nothing_is_played_but_not_won_in_the_rankings(
+        nats_url: str, database: tuple[str, AsyncEngine]) -> None:  # noqa: F811
+    _, db = database
+    ana, bia = _accounts()
+    async with platform(nats_url) as p:
+        await _given_up(p, ana, bia, times=2, moves=fairplay.MIN_MOVES - 1)  # no contest: not won
+        await _given_up(p, ana, bia, times=5)  # the last two past the pair's bound: not won either
+        await _project(p, db)
+        counted = await _wins(db, ana), await _wins(db, bia)
+    assert counted == ((7, 3), (7, 0))
+
+
 async def test_a_pair_earns_from_each_other_a_bounded_amount_a_day(
         nats_url: str, database: tuple[str, AsyncEngine]) -> None:  # noqa: F811
     _, db = database

@@ -78,6 +78,7 @@ class Settlement:
     stake: int
     seats: list[dict[str, Any]]
     short: bool  # given up before MIN_MOVES
+    void: bool = False  # settled for nothing (after ``decide``): no XP, no chips, and no win in the rankings
 
     async def decide(self, conn: AsyncConnection, tz: ZoneInfo, pairs: dict[tuple[str, str, str], list[int]]) -> None:
         """Settle for the stake, or for nothing (the seats' XP and chips set to 0, and a mark);
@@ -93,6 +94,7 @@ class Settlement:
                 pairs[day, e, p][0] += xp
                 pairs[day, e, p][1] += chips
             return
+        self.void = True
         for s in self.seats:
             s["xp"] = s["chips"] = 0
         await conn.execute(marks.insert().values(table_id=self.table_id, match_no=self.match_no, reason=reason,

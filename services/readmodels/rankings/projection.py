@@ -203,7 +203,9 @@ class Standings:
         await reservations.write(conn, self.held)
         if self.seats:
             await conn.execute(seats_played.insert(), self.seats)
-            await add_to_totals(conn, total_rows(self.seats, tz))
+            void = {(m.table_id, m.match_no) for m in self.moves if isinstance(m, Settlement) and m.void}
+            await add_to_totals(conn, total_rows([_unwon(s) if (s["table_id"], s["match_no"]) in void else s
+                                                  for s in self.seats], tz))
         for table_id, match_no, seat in self.penalties:
             await _penalise(conn, table_id, match_no, seat, tz)
         moves: list[ChipMove] = []
@@ -219,6 +221,12 @@ class Standings:
 async def record(conn: AsyncConnection, seats: Sequence[dict[str, Any]], tz: ZoneInfo) -> None:
     """Write the seats of matches that just ended (``seat_rows``), and add them to the totals."""
     await Standings(seats=list(seats)).write(conn, tz)
+
+
+def _unwon(seat: dict[str, Any]) -> dict[str, Any]:
+    """A seat of a match settled for nothing, as the totals count it: played, not won (its history keeps
+    who won: the table's record says so)."""
+    return seat | {"won": False}
 
 
 def _settled(m: Settlement) -> list[ChipMove]:
@@ -250,6 +258,8 @@ async def _annul(conn: AsyncConnection, a: Annulment, tz: ZoneInfo) -> list[Chip
             for r in (await conn.execute(select(seats_played).where(*where))).all()]
     if not rows:
         return []
+    if await fairplay.marked(conn, a.table_id, a.match_no):  # its wins never counted
+        rows = [_unwon(r) for r in rows]
     await add_to_totals(conn, total_rows(rows, tz, sign=-1))
     await conn.execute(seats_played.update().where(*where).values(annulled=True))
     return [ChipMove(r["identity"], a.table_id, a.match_no, "annul", -r["chips"], a.at)
