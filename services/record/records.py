@@ -1,4 +1,5 @@
-"""``maumau verify``, ``maumau export`` and ``maumau replay``: a table's record, read from the running platform.
+"""``maumau verify``, ``maumau export`` and ``maumau replay``: a table's record, read from the running platform
+(``verify --all``: every table's, each partition's tables listed from its stream's subjects).
 
 Each reads the table's stream once, from its first batch (``EventStore.read``: many batches
 per round trip), and leaves the work to the pure modules: ``verify``, ``export``, ``replay``.
