@@ -245,6 +245,7 @@ async def test_a_backup_under_load_restored_into_a_fresh_cluster_verifies_rebuil
         # the writers are stopped: the load's clients, then every service (bots, clock, table, gateway…)
 
         cut = _cut(into)
+        assert all((into / s / "consumers.json").is_file() for s in cut)  # the durables, listed beside each archive
         assert set(cut) == {"TABLES", "TABLES-1", "CHAT", "DISPUTES", "ACCOUNTS", "KV_maumau_account_claims"}, said
         nc = await nats.connect(old_url.split(","))
         try:
@@ -263,13 +264,13 @@ async def test_a_backup_under_load_restored_into_a_fresh_cluster_verifies_rebuil
 
     # The cluster is lost: its servers stopped, their stores deleted.
     stores = data / "nats-cluster"
-    assert any(stores.rglob("*.blk")) or any(stores.rglob("*")), "no store to destroy"
+    assert any(stores.rglob("*.blk")), "no store to destroy"
     shutil.rmtree(stores)
 
     async with _cluster(data) as new_url:
         nc = await nats.connect(new_url.split(","))
         try:
-            assert [i.config.name async for i in _names(nc)] == []  # nothing left of the old cluster
+            assert await nc.jetstream().streams_info() == []  # nothing left of the old cluster
 
             code, said, figures["restore_s"] = await _maumau("streams", "restore", str(into), "--replicas", "3",
                                                             "--nats-url", new_url)
@@ -337,10 +338,9 @@ async def test_a_backup_under_load_restored_into_a_fresh_cluster_verifies_rebuil
         code, verified, _ = await _maumau("verify", "--all", "--nats-url", new_url)
         assert code == 0, verified
 
-    restored_batches = batches
     figures.update({
-        "backup_bytes": _du(into), "batches_restored": restored_batches,
-        "restore_s_per_10k_batches": round(figures["restore_s"] / restored_batches * 10_000, 2),
+        "backup_bytes": _du(into), "batches_restored": batches,
+        "restore_s_per_10k_batches": round(figures["restore_s"] / batches * 10_000, 2),
         "load": {k: result[k] for k in ("moves", "moves_per_s", "p50_ms", "p99_ms")},
         "streams": {s: cut[s] for s in sorted(cut)}, "past_the_cut": {s: ends[s] - cut[s] for s in sorted(cut)},
         "load_average": os.getloadavg()[0], "loop_10m_s": loop_seconds(),
@@ -349,7 +349,3 @@ async def test_a_backup_under_load_restored_into_a_fresh_cluster_verifies_rebuil
         figures[key] = round(figures[key], 2)
     print("\nrestore drill:", json.dumps(figures))
 
-
-async def _names(nc: NATS) -> AsyncIterator[Any]:
-    for info in await nc.jetstream().streams_info():
-        yield info
