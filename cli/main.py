@@ -179,8 +179,10 @@ def _verify(args: argparse.Namespace) -> int:
     if args.file is not None:
         return records.verify_file(Path(args.file), Path(args.public_key) if args.public_key else None,
                                    sys.stdout)
+    if args.all:
+        return asyncio.run(records.verify_all(_nats_url(args), sys.stdout))
     if args.table_id is None:
-        print("maumau verify: name a table, or an export with --file", file=sys.stderr)
+        print("maumau verify: name a table, --all, or an export with --file", file=sys.stderr)
         return 2
     return asyncio.run(records.verify_table(_nats_url(args), args.table_id, sys.stdout))
 
@@ -303,6 +305,7 @@ def _record_commands(sub: Any) -> None:
     ver = sub.add_parser("verify", help="check a table's record: its chain, and every decision and deal by the engine")
     ver.add_argument("table_id", nargs="?", help="a table of the running platform")
     ver.add_argument("--file", help="an export (maumau export) instead")
+    ver.add_argument("--all", action="store_true", help="every table of every partition (after a restore)")
     ver.add_argument("--public-key", help="the platform's public key (PEM, GET /api/signing-key): checks the "
                      "export's signature")
     ver.add_argument("--nats-url", default=None, help=NATS_HELP)

@@ -12,7 +12,10 @@ from pathlib import Path
 
 import aiohttp
 import nats
+import pytest
 from nats.aio.client import Client as NATS
+from nats.errors import NoRespondersError
+from nats.js.api import AckPolicy
 from nats.js.errors import NoKeysError, NotFoundError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -29,7 +32,7 @@ from services.record import records
 from services.runtime import subjects
 from services.runtime.supervisor import running_platform
 from services.streams.backup import backup, platform_streams, restore_all
-from services.streams.snapshot import META
+from services.streams.snapshot import ARCHIVE, CONSUMERS, META, _send, restore, snapshot
 from services.table.store import EventStore, partition_of_stream
 from tests.bot_tables import bot_table
 from tests.natsserver import JetStreamCluster, JetStreamServer, jetstream_server
@@ -228,3 +231,55 @@ async def test_a_restore_on_a_three_server_cluster_answers_once_the_consumers_ar
         await nc.close()
     assert after == before and copies == 3
     assert durables == {"bots"} and bots_at == last  # the bots' position kept; the clock's dropped, not raced
+
+
+async def test_a_durable_consumer_the_snapshot_left_out_is_made_again_after_the_position_it_had_acknowledged(
+        nats_url: str, tmp_path: Path) -> None:
+    """A cluster's snapshot may hold none of its stream's consumers (the restore drill's finding): the backup's
+    own list of them brings each back, delivering from the batch after the last it had acknowledged."""
+    nc = await nats.connect(nats_url)
+    try:
+        js = nc.jetstream()
+        await js.add_stream(name="S", subjects=["s.*"])
+        for i in range(10):
+            await js.publish(f"s.{i % 3}", str(i).encode())
+        sub = await js.pull_subscribe("s.*", durable="reader", stream="S")
+        for m in await sub.fetch(4):
+            await m.ack_sync()
+        await sub.unsubscribe()
+        with_consumers, without = tmp_path / "with", tmp_path / "without"
+        await snapshot(nc, "S", with_consumers)
+        await snapshot(nc, "S", without, consumers=False)
+        assert not (without / CONSUMERS).exists()
+        # the archive as a cluster may give it: the stream's messages, none of its consumers
+        (without / ARCHIVE).replace(with_consumers / ARCHIVE)
+        await js.delete_stream("S")
+        made = await restore(nc, with_consumers)
+        again = await js.pull_subscribe_bind("reader", stream="S")
+        first = (await again.fetch(1))[0]
+        info = await js.consumer_info("S", "reader")
+    finally:
+        await nc.close()
+    assert made.messages == 10 and made.last_seq == 10
+    assert first.metadata.sequence.stream == 5 and first.data == b"4"
+    assert info.config.filter_subject == "s.*" and info.config.ack_policy == AckPolicy.EXPLICIT
+
+
+class _Late:
+    """A connection whose first request finds nobody listening yet, as a fresh cluster's restore subject may."""
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    async def request(self, subject: str, data: bytes, timeout: float) -> str:
+        self.asked += 1
+        if self.asked == 1:
+            raise NoRespondersError
+        return "answer"
+
+
+async def test_a_restore_waits_for_its_subject_to_be_known_before_its_first_chunk() -> None:
+    late = _Late()
+    assert await _send(late, "deliver", b"chunk", 1.0, patient=True) == "answer"  # type: ignore[arg-type]
+    with pytest.raises(NoRespondersError):
+        await _send(_Late(), "deliver", b"chunk", 1.0, patient=False)  # type: ignore[arg-type]

@@ -1,4 +1,5 @@
-"""``maumau verify``, ``maumau export`` and ``maumau replay``: a table's record, read from the running platform.
+"""``maumau verify``, ``maumau export`` and ``maumau replay``: a table's record, read from the running platform
+(``verify --all``: every table's, each partition's tables listed from its stream's subjects).
 
 Each reads the table's stream once, from its first batch (``EventStore.read``: many batches
 per round trip), and leaves the work to the pure modules: ``verify``, ``export``, ``replay``.
@@ -10,6 +11,8 @@ import json
 import sys
 from pathlib import Path
 from typing import BinaryIO, TextIO
+
+from nats.aio.client import Client as NATS
 
 from services.record import export, replay
 from services.record.verify import Verdict, verify
@@ -39,6 +42,44 @@ async def verify_table(nats_url: str, table_id: str, out: TextIO) -> int:
         print(f"there is no table {table_id!r}", file=out)
         return 1
     return report(verify(table_id, records), out)
+
+
+async def table_ids(nc: NATS, stream: str) -> list[str]:
+    """Every table of a partition's stream: its subjects (``tables[.pK].<id>``), asked page by page."""
+    found: list[str] = []
+    while True:
+        request = {"subjects_filter": ">", "offset": len(found)}
+        reply = json.loads((await nc.request(f"$JS.API.STREAM.INFO.{stream}", json.dumps(request).encode(),
+                                             timeout=10)).data)
+        if "error" in reply:
+            raise RuntimeError(f"{stream}: {reply['error'].get('description', reply['error'])}")
+        page = sorted((reply.get("state") or {}).get("subjects") or {})
+        found += page
+        if not page or len(found) >= int(reply.get("total", 0)):
+            return [subject.rsplit(".", 1)[-1] for subject in found]
+
+
+async def verify_all(nats_url: str, out: TextIO) -> int:
+    """``maumau verify --all``: every table of every partition, one line per table that does not hold, then a total."""
+    nc = await tool_connect(nats_url)
+    try:
+        store = EventStore(nc.jetstream())
+        tables_seen = batches = bad = 0
+        for stream, _ in await store.streams():
+            for table_id in await table_ids(nc, stream):
+                verdict = verify(table_id, await store.read(table_id))
+                tables_seen += 1
+                batches += verdict.batches
+                if not verdict.ok:
+                    bad += 1
+                    print(f"{table_id}: {verdict}", file=out)
+    finally:
+        await nc.close()
+    if bad:
+        print(f"{bad} of {tables_seen} tables do not hold", file=out)
+        return 1
+    print(f"ok: {tables_seen} tables, {batches} batches verified", file=out)
+    return 0
 
 
 def verify_file(path: Path, public_key: Path | None, out: TextIO) -> int:

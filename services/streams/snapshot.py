@@ -16,7 +16,15 @@ positions too. nats-py does not offer it; the protocol is small:
 
 One stream is one directory holding ``backup.json`` (the configuration and state as the
 server gave them) and ``stream.tar.s2`` (the archive), the layout of ``nats stream backup``:
-natscli's ``nats stream restore DIR`` reads it too.
+natscli's ``nats stream restore DIR`` reads it too. Beside them, ``consumers.json`` (ours) lists
+the stream's durable consumers as the server listed them just before the snapshot: each one's
+configuration and the stream sequence it had acknowledged up to. A stream of a JetStream
+cluster (nats-server 2.15.1) snapshots without some or all of its consumers, though its state
+counts them (the restore drill found it: ``tests/test_restore_drill.py``); ``restore`` makes
+each durable the archive did not bring back from that list, delivering from the sequence after
+the one it had acknowledged. Taken before the snapshot, that position is never past the
+archive's last message; a consumer made from it may be handed again a few batches it had
+handled, as after any redelivery.
 """
 
 from __future__ import annotations
@@ -29,11 +37,14 @@ from typing import Any
 
 from nats.aio.client import Client as NATS
 from nats.aio.msg import Msg
+from nats.errors import NoRespondersError
 
 API = "$JS.API.STREAM"
-META, ARCHIVE = "backup.json", "stream.tar.s2"
+CONSUMER_API = "$JS.API.CONSUMER"
+META, ARCHIVE, CONSUMERS = "backup.json", "stream.tar.s2", "consumers.json"
 CHUNK = 64 * 1024  # a restore's chunk: well under the servers' 1 MiB payload limit
 REQUEST_SECONDS = 10.0
+NO_RESPONDERS_SECONDS = 5.0  # a fresh cluster's restore answers before its subject is known on every route
 FINISH_SECONDS = 3600.0  # the server unpacks and checks the whole archive before it answers the last request
 CONSUMERS_SECONDS = 30.0
 
@@ -71,9 +82,25 @@ def _saved(stream: str, state: dict[str, Any], archive: Path) -> Saved:
                  int(state.get("last_seq", 0)), archive.stat().st_size)
 
 
+async def durables(nc: NATS, stream: str) -> list[dict[str, Any]]:
+    """The stream's durable consumers as the server lists them: ``config`` and ``ack_floor`` of each, as JSON."""
+    found: list[dict[str, Any]] = []
+    while True:
+        page = _answer(await nc.request(f"{CONSUMER_API}.LIST.{stream}", json.dumps({"offset": len(found)}).encode(),
+                                        timeout=REQUEST_SECONDS))
+        consumers = page.get("consumers") or []
+        found += consumers
+        if not consumers or len(found) >= int(page.get("total", 0)):
+            break
+    return [{"config": c["config"], "ack_floor": int((c.get("ack_floor") or {}).get("stream_seq", 0))}
+            for c in found if c["config"].get("durable_name")]
+
+
 async def snapshot(nc: NATS, stream: str, into: Path, consumers: bool = True) -> Saved:
     """Write ``stream``'s snapshot (with its durable consumers' positions) into the new directory ``into``."""
     into.mkdir(parents=True)
+    if consumers:  # before the snapshot: no position in it is past the archive's messages
+        (into / CONSUMERS).write_text(json.dumps(await durables(nc, stream), indent=2))
     archive = into / ARCHIVE
     ended: asyncio.Future[None] = asyncio.get_running_loop().create_future()
     with archive.open("wb") as out:
@@ -126,20 +153,60 @@ async def restore(nc: NATS, saved: Path, replicas: int | None = None) -> Saved:
     deliver = start["deliver_subject"]
     archive = saved / ARCHIVE
     with archive.open("rb") as f:
+        first = True
         while data := f.read(CHUNK):
-            reply = await nc.request(deliver, data, timeout=REQUEST_SECONDS)
+            reply = await _send(nc, deliver, data, REQUEST_SECONDS, patient=first)
+            first = False
             if reply.data:
                 _answer(reply)
-    made = _answer(await nc.request(deliver, b"", timeout=FINISH_SECONDS))
-    await _consumers_back(nc, stream, int(meta["state"].get("consumer_count", 0)))
+    made = _answer(await _send(nc, deliver, b"", FINISH_SECONDS, patient=first))
+    # the consumers the archive held: a cluster makes them again a moment after the stream
+    await _consumers_back(nc, stream, int(made["state"].get("consumer_count", 0)))
+    saved_consumers = saved / CONSUMERS
+    if saved_consumers.is_file():
+        wanted = json.loads(saved_consumers.read_text())
+        await _make_missing(nc, stream, wanted, replicas)
+        await _consumers_back(nc, stream, len(wanted))
     return _saved(stream, made["state"], archive)
 
 
+async def _send(nc: NATS, subject: str, data: bytes, timeout: float, patient: bool) -> Msg:
+    """A request of the restore; the first may find nobody yet (the subject not known on this server's routes)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + NO_RESPONDERS_SECONDS
+    while True:
+        try:
+            return await nc.request(subject, data, timeout=timeout)
+        except NoRespondersError:
+            if not patient or loop.time() > deadline:
+                raise
+            await asyncio.sleep(0.1)
+
+
+async def _make_missing(nc: NATS, stream: str, wanted: list[dict[str, Any]], replicas: int | None) -> None:
+    """Make each durable of ``wanted`` the restored stream lacks, delivering after the sequence it had acknowledged."""
+    present = {c["config"]["durable_name"] for c in await durables(nc, stream)}
+    for consumer in wanted:
+        config = dict(consumer["config"])
+        name = config["durable_name"]
+        if name in present:
+            continue
+        for field in ("deliver_policy", "opt_start_seq", "opt_start_time"):
+            config.pop(field, None)
+        config["deliver_policy"] = "by_start_sequence"
+        config["opt_start_seq"] = int(consumer["ack_floor"]) + 1
+        if replicas is not None:
+            config.pop("num_replicas", None)  # as many copies as its stream has now
+        request = {"stream_name": stream, "config": config, "action": "create"}
+        _answer(await nc.request(f"{CONSUMER_API}.DURABLE.CREATE.{stream}.{name}", json.dumps(request).encode(),
+                                 timeout=REQUEST_SECONDS))
+
+
 async def _consumers_back(nc: NATS, stream: str, count: int) -> None:
-    """Wait for the restored stream's durable consumers: a cluster makes them again a moment after the stream."""
+    """Wait until the restored stream lists ``count`` consumers: a cluster makes them a moment after the stream."""
     js = nc.jetstream()
     for _ in range(int(CONSUMERS_SECONDS / 0.1)):
-        if len(await js.consumers_info(stream)) >= count:  # the cluster's list: the stream's own count comes first
+        if len(await js.consumers_info(stream)) >= count:
             return
         await asyncio.sleep(0.1)
     raise SnapshotError(f"{stream}: its {count} consumers did not come back within {CONSUMERS_SECONDS:g} s")

@@ -218,3 +218,18 @@ async def _maumau(env: dict[str, str], *args: str) -> tuple[int, str]:
                                                 stdout=asyncio.subprocess.PIPE)
     out, _ = await proc.communicate()
     return proc.returncode or 0, out.decode()
+
+
+async def test_verify_all_checks_every_table_of_the_stream_and_names_the_ones_that_do_not_hold(nats_url: str) -> None:
+    async with platform(nats_url) as p:
+        first, second = [await p.new_table(ruleset="classic32", seats=3) for _ in range(2)]
+        await play(p, first, 10)
+        env = {"NATS_URL": nats_url}
+        each = [await _maumau(env, "verify", tid) for tid in (first, second)]
+        every = await _maumau(env, "verify", "--all")
+        # a batch nobody decided, stored under a table of its own: its record does not hold
+        await p.client.jetstream().publish("tables.forged", events_pb2.EventBatch(previous_seq=7).SerializeToString())
+        forged = await _maumau(env, "verify", "--all")
+    batches = sum(int(out.split()[1]) for _, out in each)
+    assert every == (0, f"ok: 2 tables, {batches} batches verified\n")
+    assert forged[0] == 1 and forged[1].startswith("forged: ") and forged[1].endswith("1 of 3 tables do not hold\n")
