@@ -28,6 +28,8 @@ False
 ('Play again', {'7': None})
 >>> rs["colors108"]["call"], rs["classic32"]["call"], rs["candeias"]["round_title"]["pt-BR"]
 ('last', None, 'Conferência da Rodada')
+>>> rs["crazy8"]["label"]["pt-BR"], [o["name"] for o in rs["crazy8"]["options"]], rs["crazy8"]["call"]
+('Oito Maluco', ['special_cards', 'turn_seconds'], None)
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ RULESET_LABELS: dict[str, Label] = {
     "classic52": _l("Clássico 52", "Classic 52"),
     "candeias": _l("Candeias", "Candeias"),
     "colors108": _l("Cores 108", "Colours 108"),
+    "crazy8": _l("Oito Maluco", "Crazy Eights"),
 }
 
 # How a table of a ruleset is shown where its rules leave it open, so that no client names a ruleset:
@@ -69,6 +72,8 @@ OPTION_LABELS: dict[str, Label] = {
     "target_points": _l("Meta de pontos", "Points goal"),
     "deck": _l("Baralho", "Deck"),
     "ace": _l("O ás", "The Ace"),
+    "special_cards": _l("Cartas especiais: a dama pula, o ás inverte, o 2 faz o próximo comprar 2",
+                        "Special cards: the Queen skips, the Ace reverses, a 2 makes the next player draw 2"),
     "seven_chain_limit": _l("Cadeia do 7", "7 chain"),
     "turn_seconds": _l("Tempo de jogada", "Turn time"),
     "seven_stacking": _l("O 7 acumula: dá para responder um 7 com outro 7",
@@ -115,6 +120,8 @@ HINTS: dict[str, dict[str | None, Label]] = {
                               "When the time runs out, the system plays for you.")},
     "ace_with_company": {None: _l("A segunda carta tem de servir sobre o ás (mesmo naipe, outro ás ou um valete).",
                                   "The second card must fit on the Ace (same suit, another Ace or a Jack).")},
+    "special_cards": {None: _l("O 2 acumula: quem recebe pode responder com outro 2, e o próximo compra 4.",
+                               "The 2 stacks: a player who gets one may answer with another 2, and the next draws 4.")},
     "target_points": {
         "classic32": _l("Padrão: 100 por jogador (200 com dois, 300 com três, 400 com quatro); "
                         "com pontos contra, 100.",

@@ -165,6 +165,7 @@ export const en = {
   'rs.classic52.desc': '52-card deck, 2 to 10 players (two decks from 7). A Jack goes on anything and picks the suit; a 7 makes the next player draw 2, an 8 skips. You draw only when you cannot play. Say "Mau" with one card left and "Mau Mau" when you go out — forget it and you can be challenged for 2 cards. Points count against you: the lowest total wins.',
   'rs.candeias.desc': 'Two decks (104 cards), 2 to 5 players, 6 cards, a match of 5 rounds, played counter-clockwise. Special cards: A skips, 7 makes the next draw 2, 8 and K punish the previous player, J changes the suit, Q reverses. With burns, doubles (×2) and quick actions (⚡) out of turn. The lowest total wins.',
   'rs.colors108.desc': 'Colour deck (108 cards), 2 to 10 players, 7 cards, played counter-clockwise. Play the same colour or the same number. Draw two, skip, reverse, wild and wild draw four (shout LIAR! if you doubt it). Call your "last card". Whoever goes out collects the others\' points.',
+  'rs.crazy8.desc': 'Crazy Eights: a 52-card deck (two from 6 players), 2 to 15 players, 5 cards each (7 with two), played counter-clockwise. Play the same suit or the same rank; an 8 goes on anything and picks the suit. Draw up to 5 cards a turn, even holding a play; after the fifth, pass. The stock is never reshuffled. No "Mau". A single round: every card left counts against you (an 8 is 50; J, Q, K and A, 10; the others their number). The lowest total wins.',
 
   'table.seconds': v => (v.n >= 60 ? `${v.n / 60} min` : `${v.n} s`),
 
