@@ -240,6 +240,7 @@ class ProcessServer(JetStreamServer):
     def freeze(self) -> None:
         assert self._proc is not None and self.running, "only a running server freezes"
         self._proc.send_signal(signal.SIGSTOP)
+        _stopped(self._proc.pid)
 
     def thaw(self) -> None:
         if self.running:
@@ -452,7 +453,10 @@ class ContainerServer(JetStreamServer):
     def freeze(self) -> None:
         assert self._container is not None and self.running, "only a running server freezes"
         # the engine's signal comes from outside the container, so it reaches nats-server as its PID 1
-        self._container.get_wrapped_container().kill(signal="SIGSTOP")
+        wrapped = self._container.get_wrapped_container()
+        wrapped.kill(signal="SIGSTOP")
+        wrapped.reload()
+        _stopped(int(wrapped.attrs["State"]["Pid"]))  # the engine runs here: its PID 1 is a process of this host
 
     def thaw(self) -> None:
         if self.running:
@@ -512,3 +516,19 @@ def jetstream_server(backend: Backend | None = None) -> Iterator[JetStreamServer
         yield server
     finally:
         server.close()
+
+
+def _stopped(pid: int, within: float = 5.0) -> None:
+    """Until every thread of ``pid`` is stopped: a signal is delivered when the kernel next runs the process,
+    and on a busy machine a request sent at once could still be answered (seen under load)."""
+    tasks = Path(f"/proc/{pid}/task")
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        states = []
+        for stat in tasks.glob("*/stat"):
+            with contextlib.suppress(OSError):
+                states.append(stat.read_text().rsplit(")", 1)[1].split()[0])
+        if states and all(state in ("T", "t") for state in states):
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"nats-server {pid} did not stop within {within} s")
