@@ -9,8 +9,10 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from maumau.v1 import actions_pb2, rules_pb2, rules_pb2_grpc, state_pb2
+from services.rules.applying import apply
+from services.rules.engine import legal_actions, new_match, start_round
 from services.rules.server import SERVICE_NAME, start
-from services.rules.wire import option_to_pb
+from services.rules.wire import option_to_pb, state_to_pb
 
 SEED = "5e" * 32
 
@@ -151,3 +153,13 @@ async def test_a_view_shows_only_the_own_hand(stub: rules_pb2_grpc.RulesStub) ->
     assert list(mine.hand_sizes) == [5, 5, 5] and mine.stock == len(state.stock)
     spectator = await stub.GetView(rules_pb2.ViewRequest(state=state))
     assert not spectator.HasField("seat") and not spectator.hand and not spectator.legal_actions
+
+
+async def test_a_view_at_a_rounds_end_shows_every_hand_and_what_the_round_did(stub: rules_pb2_grpc.RulesStub) -> None:
+    s = new_match("candeias", 2)
+    start_round(s, 1, 0, [["JH"], ["2D", "3D"]], "5H", ["4C", "4S", "6C", "6S"])
+    apply(s, next(a for a in legal_actions(s, 0) if a.card is not None))  # out with a Jack: the points doubled
+    assert s.round_over
+    seen = await stub.GetView(rules_pb2.ViewRequest(state=state_to_pb(s), seat=1))
+    assert [list(h.cards) for h in seen.revealed_hands] == [[], ["2D", "3D"]]
+    assert seen.points_doubled and seen.late_join
