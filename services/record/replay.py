@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, Final
 
 from maumau.v1 import events_pb2
+from services.eventlog.repository import fold_stream
 from services.rules.views import view
 from services.table.domain import Table, evolve
 from services.table.store import Stored
@@ -175,8 +176,7 @@ def steps(table_id: str, records: Iterable[Stored], viewer: Callable[[Table], Vi
     seat they held then (a spectator while they held none), as the gateway sent it to them, or ``FULL``."""
     t, names, out = Table(table_id), list[str](), list[dict[str, Any]]()
     for stored in records:
-        for ev in stored.batch.events:
-            evolve(t, stored.seq, ev)
+        fold_stream(t, ((stored.seq, stored.batch.events),), evolve)
         out.append(step(t, stored.seq, stored.batch, viewer(t), names, identity))
         names = [p.name for p in t.players]
     return out
