@@ -17,13 +17,13 @@ import logging
 import weakref
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from nats.aio.client import Client as NATS
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 
-from gateway.frames import BatchFrames
+from gateway.frames import BatchFrames, ChatLine, EventsFrame, chat_line
 from maumau.v1 import chat_pb2, events_pb2
 from services.eventlog.direct import StaleRead
 from services.runtime import subjects, tracing
@@ -38,7 +38,7 @@ REPLAYED = 200  # batches a reconnecting socket is sent one by one; past that, t
 CONNECTION_CHECK_SECONDS = 1.0
 
 
-Framer = Callable[[Table, int, events_pb2.EventBatch], dict[str, Any]]  # a batch as one viewer sees it
+Framer = Callable[[Table, int, events_pb2.EventBatch], EventsFrame]  # a batch as one viewer sees it
 
 
 class UnknownTable(Exception):
@@ -50,14 +50,7 @@ class Watcher(Protocol):
 
     async def on_batch(self, feed: Feed, frames: BatchFrames) -> None: ...
 
-    async def on_chat(self, table_id: str, lines: list[dict[str, Any]]) -> None: ...
-
-
-def chat_line(line: chat_pb2.ChatLine) -> dict[str, Any]:
-    out = {"seat": line.seat, "name": line.name, "text": line.text, "time": line.time.ToMilliseconds()}
-    if line.reaction:
-        out["reaction"] = line.reaction
-    return out
+    async def on_chat(self, table_id: str, lines: list[ChatLine]) -> None: ...
 
 
 @dataclass
@@ -188,12 +181,12 @@ class Feeds:
                 seen = self.nc.stats["reconnects"]
                 await self.catch_up_all()
 
-    async def replay(self, table_id: str, since: int, until: int, frame: Framer) -> list[dict[str, Any]] | None:
+    async def replay(self, table_id: str, since: int, until: int, frame: Framer) -> list[EventsFrame] | None:
         """The frames of the batches after ``since`` up to ``until``, each made with the table as it was after it.
 
         None when too many were missed (the caller sends the whole state instead).
         """
-        frames: list[dict[str, Any]] = []
+        frames: list[EventsFrame] = []
         async for t, stored in self.tables.history(table_id, until, reaching=until):  # the feed holds until
             if stored.seq > since:
                 if len(frames) == REPLAYED:

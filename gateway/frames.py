@@ -1,22 +1,136 @@
-"""The frames a socket receives of a table (docs/protocol.md), built from what each viewer may see.
+"""The frames a socket receives (docs/protocol.md), those of a table built from what each viewer may see.
 
 What a viewer may see is ``services.table.viewing``'s; here it is put in frames, and each batch's
-frame text is built once per kind of viewer.
+frame text is built once per kind of viewer. Every frame a tab receives is typed here
+(``Frame``), those the socket answers with itself (``gateway/ws.py``) too.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Literal, NotRequired, TypedDict
 
 import orjson
 
-from maumau.v1 import events_pb2
+from gateway.openlist import OpenTableFrame
+from maumau.v1 import chat_pb2, events_pb2
+from services.matchmaking.quick import Answer
+from services.rules.views import View
+from services.runtime.refusals import Code
 from services.table.domain import Table
-from services.table.viewing import public_info, redact_event, seats_shown_more, table_info, viewer_view
+from services.table.viewing import (
+    SeenEvent,
+    TableInfo,
+    mine,
+    public_info,
+    redact_event,
+    seats_shown_more,
+    table_info,
+    viewer_view,
+)
 
 
-def events_frame(t: Table, seq: int, batch: events_pb2.EventBatch, identity: str) -> dict[str, Any]:
+class EventsFrame(TypedDict):
+    """One stored batch as one viewer sees it."""
+
+    type: Literal["events"]
+    table: str
+    seq: int
+    events: list[SeenEvent]
+    table_info: TableInfo
+    view: View | None  # None before the first deal
+
+
+class StateFrame(TypedDict):
+    """The table as one viewer sees it now (a subscription's first frame, when no missed batches are sent)."""
+
+    type: Literal["state"]
+    table: str
+    seq: int
+    table_info: TableInfo
+    view: View | None
+
+
+class ChatLine(TypedDict):
+    seat: int
+    name: str
+    text: str
+    time: int  # milliseconds since the epoch
+    reaction: NotRequired[str]  # a line that is a reaction
+
+
+class ChatFrame(TypedDict):
+    type: Literal["chat"]
+    table: str
+    lines: list[ChatLine]
+
+
+class ErrorFrame(TypedDict):
+    type: Literal["error"]
+    code: Code
+    message: str
+    table: NotRequired[str]  # when the refused frame named one
+
+
+class Ack(TypedDict):
+    """A command's or a quick match's answer, but for the frame's type and id."""
+
+    ok: bool
+    seqs: NotRequired[list[int]]  # the stream sequences a command stored
+    seat: NotRequired[int]  # the seat a table command took
+    code: NotRequired[Code | str]  # a refusal's (the table service's code arrives as its text)
+    message: NotRequired[str]
+    # a quick match's (services.matchmaking.quick.Answer)
+    ticket: NotRequired[str]
+    status: NotRequired[str]
+    table_id: NotRequired[str | None]
+
+
+def matched(answer: Answer) -> Ack:
+    """A quick match's answer as its ack says it, the keys in the answer's order (each named: mypy types a
+    TypedDict built from another only when every optional key of the one built is named or spread)."""
+    if "ticket" in answer:
+        return {"ok": True, "ticket": answer["ticket"], "status": answer["status"], "table_id": answer["table_id"]}
+    return {"ok": True, "status": answer["status"], "table_id": answer["table_id"]}
+
+
+class AckFrame(Ack):
+    type: Literal["ack"]
+    id: str  # the tab's own id of the frame answered
+
+
+class QuickMatchFrame(Answer):
+    """A waiting ticket's end, sent when it comes (``ticket``, ``status``, ``table_id``)."""
+
+    type: Literal["quick_match"]
+
+
+class WelcomeFrame(TypedDict):
+    type: Literal["welcome"]
+    v: int
+    identity: str
+    name: str
+
+
+class PongFrame(TypedDict):
+    type: Literal["pong"]
+
+
+Frame = (EventsFrame | StateFrame | ChatFrame | ErrorFrame | AckFrame | QuickMatchFrame | WelcomeFrame | PongFrame
+         | OpenTableFrame)
+"""Every frame a tab receives as an object (a table's batches mostly as text: ``BatchFrames``; an open
+table's line is ``gateway/openlist.py``'s, which forwards it)."""
+
+
+def chat_line(line: chat_pb2.ChatLine) -> ChatLine:
+    out: ChatLine = {"seat": line.seat, "name": line.name, "text": line.text, "time": line.time.ToMilliseconds()}
+    if line.reaction:
+        out["reaction"] = line.reaction
+    return out
+
+
+def events_frame(t: Table, seq: int, batch: events_pb2.EventBatch, identity: str) -> EventsFrame:
     """The frame one stored batch makes for one viewer (``t`` is the table after the batch)."""
     seat = t.seat_of(identity)
     viewer = seat if seat >= 0 else None
@@ -25,7 +139,7 @@ def events_frame(t: Table, seq: int, batch: events_pb2.EventBatch, identity: str
             "table_info": table_info(t, identity, seat), "view": viewer_view(t, identity, seat)}
 
 
-def _object_with(head: bytes, extra: dict[str, Any]) -> orjson.Fragment:
+def _object_with(head: bytes, extra: Mapping[str, object]) -> orjson.Fragment:
     """The JSON text of an object: ``head`` (an object's text without its closing brace), then ``extra``'s keys.
 
     >>> orjson.dumps({"a": _object_with(orjson.dumps({"x": 1})[:-1], {"y": [2]})})
@@ -38,7 +152,7 @@ def _object_with(head: bytes, extra: dict[str, Any]) -> orjson.Fragment:
 class _Shared:
     """What a batch shows every viewer alike, built and serialized once."""
 
-    events: list[dict[str, Any]]  # as a spectator sees them
+    events: list[SeenEvent]  # as a spectator sees them
     events_json: orjson.Fragment
     shown_more: dict[int, list[int]]  # seat: the events it sees more of (their places in the batch)
     info_head: bytes  # public_info's JSON text without its closing brace
@@ -80,24 +194,32 @@ class BatchFrames:
             text = self.made[key] = orjson.dumps(self._frame(*key)).decode()
         return text
 
-    def _frame(self, seat: int, creator: bool) -> dict[str, Any]:
+    def _frame(self, seat: int, creator: bool) -> _PrebuiltFrame:
         """What ``events_frame`` makes for a viewer at ``seat`` (-1: none) who did or did not create the table."""
         t = self.table
         if self.shared is None:
             self.shared = _Shared.of(t, self.batch)
         shared = self.shared
-        events: list[dict[str, Any]] | orjson.Fragment = shared.events_json
+        events: list[SeenEvent] | orjson.Fragment = shared.events_json
         if seat in shared.shown_more:
             events = list(shared.events)
             for i in shared.shown_more[seat]:
                 events[i] = redact_event(self.batch.events[i], seat)
-        mine: dict[str, Any] = {"my_seat": seat, "creator": creator}
-        if seat >= 0 or creator:
-            mine["invitation"] = t.invitation
         return {"type": "events", "table": t.table_id, "seq": self.seq, "events": events,
-                "table_info": _object_with(shared.info_head, mine), "view": viewer_view(t, "", seat)}
+                "table_info": _object_with(shared.info_head, mine(t, seat, creator)), "view": viewer_view(t, "", seat)}
 
 
-def state_frame(t: Table, identity: str) -> dict[str, Any]:
+class _PrebuiltFrame(TypedDict):
+    """An ``EventsFrame`` with parts already serialized (``orjson.Fragment``): the same text once dumped."""
+
+    type: Literal["events"]
+    table: str
+    seq: int
+    events: list[SeenEvent] | orjson.Fragment
+    table_info: orjson.Fragment
+    view: View | None
+
+
+def state_frame(t: Table, identity: str) -> StateFrame:
     return {"type": "state", "table": t.table_id, "seq": t.seq, "table_info": table_info(t, identity),
             "view": viewer_view(t, identity)}

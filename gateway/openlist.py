@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol, TypedDict
 
 from nats.aio.client import Client as NATS
 from nats.aio.msg import Msg
@@ -16,8 +16,13 @@ from services.runtime.subjects import OPEN_TABLES
 log = logging.getLogger("maumau.gateway")
 
 
+class OpenTableFrame(TypedDict):
+    type: Literal["open_table"]
+    table: dict[str, Any]  # the table service's line as it announced it (services/table/lobby.py), JSON from outside
+
+
 class Watcher(Protocol):
-    def send(self, frame: dict[str, Any]) -> None: ...
+    def send(self, frame: OpenTableFrame) -> None: ...
 
 
 class OpenTables:

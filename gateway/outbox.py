@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from typing import Any
 
-Outgoing = tuple[str, dict[str, Any] | str]  # (type, the frame or its JSON text)
+from gateway.frames import Frame
+
+Outgoing = tuple[str, Frame | str]  # (type, the frame or its JSON text)
 SESSION_ENDED: Outgoing = ("session_ended", "")  # not a frame: the writer closes the socket with CLOSE_CODE
 
 

@@ -20,12 +20,24 @@ import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Literal, TypedDict
 
 from gateway.replaycache import Body
 from services.record import replay
 from services.table.domain import Table
 from services.table.store import Stored
+
+
+class Replay(TypedDict):
+    """The body of ``GET /api/tables/{id}/replay`` (docs/protocol.md)."""
+
+    table_id: str
+    ruleset: str
+    viewer: Literal["staff", "seat", "spectator"]
+    seat: int | None
+    full_until: int | None  # staff: every hand up to this sequence
+    steps: list[replay.ReplayStep]
+
 
 NICE = 10  # as the reacting services' (services/runtime/supervisor.py): the moves players wait for go first
 
@@ -44,7 +56,7 @@ def body(table_id: str, records: list[Stored], identity: str, full_until: int | 
     """The replay as ``GET /api/tables/{id}/replay`` sends it, JSON and gzipped."""
     steps = replay.steps(table_id, records, viewer_of(identity, full_until), identity)
     last = steps[-1]["table_info"]
-    shown: dict[str, Any] = {
+    shown: Replay = {
         "table_id": table_id, "ruleset": last["ruleset"], "viewer": "staff" if full_until is not None else (
             "seat" if last["my_seat"] >= 0 else "spectator"),
         "seat": last["my_seat"] if last["my_seat"] >= 0 else None, "full_until": full_until, "steps": steps}

@@ -30,8 +30,18 @@ from nats.errors import Error as NatsError
 from nats.js.kv import KeyValue
 from sqlalchemy.exc import SQLAlchemyError
 
-from gateway.feeds import Feed, Feeds, UnknownTable, chat_line
-from gateway.frames import BatchFrames, events_frame, state_frame
+from gateway.feeds import Feed, Feeds, UnknownTable
+from gateway.frames import (
+    Ack,
+    BatchFrames,
+    ChatLine,
+    ErrorFrame,
+    Frame,
+    chat_line,
+    events_frame,
+    matched,
+    state_frame,
+)
 from gateway.http_api import DB_KEY, ZONE_KEY
 from gateway.moves import action_of
 from gateway.openlist import OpenTables
@@ -142,8 +152,8 @@ class Socket:
     def account(self) -> bool:
         return self.session is not None
 
-    def send(self, frame: dict[str, Any]) -> None:
-        self._queue((frame.get("type", ""), frame))
+    def send(self, frame: Frame) -> None:
+        self._queue((frame["type"], frame))
 
     def end_session(self) -> None:
         """Its account session ended: nothing more is done for it, and after the frames it is owed the tab
@@ -169,7 +179,7 @@ class Socket:
             except (NatsError, OSError, TimeoutError):
                 continue  # NATS away for now: asked again next time
 
-    def _queue(self, item: tuple[str, dict[str, Any] | str]) -> None:
+    def _queue(self, item: tuple[str, Frame | str]) -> None:
         if not self.outbox.put(item):
             log.warning("socket of %s fell behind; closing it", self.identity)
 
@@ -194,7 +204,7 @@ class Socket:
             # otherwise find a player who sat down after opening the page away until the next refresh
             self.marks.poke()
 
-    async def on_chat(self, table_id: str, lines: list[dict[str, Any]]) -> None:
+    async def on_chat(self, table_id: str, lines: list[ChatLine]) -> None:
         self.send({"type": "chat", "table": table_id, "lines": lines})
 
     def _rate_ok(self) -> bool:
@@ -236,7 +246,7 @@ class Socket:
             else:
                 raise FrameError(Code.BAD_FRAME, f"unknown frame type {kind!r}")
         except FrameError as e:
-            error: dict[str, Any] = {"type": "error", "code": e.code, "message": str(e)}
+            error: ErrorFrame = {"type": "error", "code": e.code, "message": str(e)}
             if isinstance(table, str):
                 error["table"] = table
             self.send(error)
@@ -305,7 +315,7 @@ class Socket:
             ack = {"ok": False, "code": Code.UNAVAILABLE, "message": "the table did not answer; send it again"}
         self.send({"type": "ack", "id": cid, **ack})
 
-    async def _table_command(self, table_id: str, command_id: str, body: dict[str, Any]) -> dict[str, Any]:
+    async def _table_command(self, table_id: str, command_id: str, body: dict[str, Any]) -> Ack:
         cmd = table_pb2.TableCommand(command_id=command_id, table_id=table_id, actor=self.identity,
                                      actor_name=self.name)
         try:
@@ -329,7 +339,7 @@ class Socket:
             return {"ok": True, "seqs": list(reply.done.sequences), "seat": reply.done.seat}
         return {"ok": False, "code": reply.refusal.code, "message": reply.refusal.message}
 
-    async def _chat(self, table_id: str, command_id: str, body: Any) -> dict[str, Any]:
+    async def _chat(self, table_id: str, command_id: str, body: Any) -> Ack:
         body = body if isinstance(body, dict) else {}
         text, reaction = body.get("text", ""), body.get("reaction", "")  # a line says a text, or is a reaction
         if not isinstance(text, str) or not isinstance(reaction, str) or not (text or reaction):
@@ -368,7 +378,7 @@ class Socket:
                 if answer["status"] == "waiting":
                     ticket = answer["ticket"]
                     self.matching[ticket] = asyncio.create_task(self._until_matched(ticket))
-            ack = {"ok": True, **answer}
+            ack = matched(answer)
         except (Refusal, FrameError) as e:
             ack = {"ok": False, "code": e.code, "message": str(e)}
         except (NatsError, OSError, TimeoutError):
@@ -405,6 +415,7 @@ class Socket:
 
 _SOCKET_FRAMES: dict[str, Callable[[Socket], None]] = {"ping": Socket.pong, "hello": Socket.welcome,
                                                        "open_tables": Socket.watch_open_tables}
+# A tab's frames are JSON from outside: dict[str, Any] until each handler has checked what it reads.
 _REQUEST_FRAMES: dict[str, Callable[[Socket, dict[str, Any]], Awaitable[None]]] = {"quick_match": Socket.quick_match}
 _TABLE_FRAMES: dict[str, Callable[[Socket, str, dict[str, Any]], Awaitable[None]]] = {
     "subscribe": Socket.on_subscribe, "unsubscribe": Socket.unsubscribe, "command": Socket.command,

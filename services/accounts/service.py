@@ -22,6 +22,7 @@ from services.accounts import domain, passwords
 from services.accounts.domain import Account
 from services.accounts.names import name_key
 from services.accounts.store import AccountStore, guest_key
+from services.eventlog.repository import fold_stream
 from services.eventlog.store import Conflict
 from services.runtime import tracing
 from services.runtime.commands import CommandService
@@ -118,5 +119,4 @@ class AccountsService(CommandService[accounts_pb2.AccountCommand, accounts_pb2.A
         seq, duplicate = await self.store.append(a.account_id, accounts_pb2.AccountEventBatch(events=events), a.seq,
                                                  cmd.command_id, tracing.inject())
         self.stats["duplicates" if duplicate else "stored"] += 1
-        for ev in events:
-            domain.evolve(a, seq, ev)
+        fold_stream(a, ((seq, events),), domain.evolve)

@@ -16,6 +16,7 @@ from nats.js.kv import KeyValue
 
 from maumau.v1 import accounts_pb2
 from services.accounts.domain import Account, evolve
+from services.eventlog.repository import fold_stream
 from services.eventlog.store import WRONG_LAST_SEQUENCE, EventLog
 from services.runtime import subjects
 
@@ -52,11 +53,9 @@ class AccountStore:
 
     async def load(self, account_id: str) -> Account:
         """The account as its stream has it now (an account is a handful of batches: read whole)."""
-        account = Account(account_id)
-        for m in await self.log.read(subjects.account_events(account_id)):
-            for ev in accounts_pb2.AccountEventBatch.FromString(m.data).events:
-                evolve(account, m.seq, ev)
-        return account
+        stored = await self.log.read(subjects.account_events(account_id))
+        return fold_stream(Account(account_id),
+                           ((m.seq, accounts_pb2.AccountEventBatch.FromString(m.data).events) for m in stored), evolve)
 
     async def holder(self, key: str) -> str:
         """The account holding a claim, or ``""``."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from services.eventlog.repository import fold_stream
 from services.record import replay
 from services.record.verify import Verdict
 from services.table.domain import Table, evolve
@@ -44,8 +45,7 @@ def steps(table_id: str, records: Sequence[Stored], moment: int, before: int = B
             shown.append({"seq": stored.seq, "event": seen, "text": replay.words(seen, names),
                           "after": stored.seq > moment})
         try:
-            for ev in stored.batch.events:
-                evolve(t, stored.seq, ev)
+            fold_stream(t, ((stored.seq, stored.batch.events),), evolve)
         except Exception as e:  # a record may be anything: the verification names it
             shown.append({"seq": stored.seq, "event": {"type": "unreadable"}, "after": stored.seq > moment,
                           "text": f"cannot be folded: {type(e).__name__}"})

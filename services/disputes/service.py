@@ -22,6 +22,7 @@ from services.accounts.domain import Account
 from services.disputes import desk, domain
 from services.disputes.domain import Dispute
 from services.disputes.store import DisputeStore
+from services.eventlog.repository import fold_stream
 from services.eventlog.store import Conflict
 from services.record.verify import verify
 from services.runtime.refusals import Code, Refused
@@ -103,7 +104,7 @@ class Disputes:
             except Conflict:  # another staff's close, or a look, came first: decide again on the dispute as it is
                 d = await self.load(dispute_id)
                 continue
-            domain.evolve(d, seq, closed)
+            fold_stream(d, ((seq, (closed,)),), domain.evolve)
             return d
         raise Changing("the dispute keeps changing")
 

@@ -12,6 +12,7 @@ from nats.js import JetStreamContext
 
 from maumau.v1 import disputes_pb2
 from services.disputes.domain import Dispute, evolve
+from services.eventlog.repository import fold_stream
 from services.eventlog.store import EventLog
 from services.runtime import subjects
 
@@ -40,7 +41,4 @@ class DisputeStore:
 
     async def load(self, dispute_id: str) -> Dispute:
         """The dispute as its stream has it now (a handful of events: read whole)."""
-        d = Dispute(dispute_id)
-        for seq, ev in await self.events(dispute_id):
-            evolve(d, seq, ev)
-        return d
+        return fold_stream(Dispute(dispute_id), ((seq, (ev,)) for seq, ev in await self.events(dispute_id)), evolve)

@@ -66,8 +66,26 @@ class Store(Protocol[S]):
 
 A = TypeVar("A", bound=Aggregate)
 E = TypeVar("E")
+T = TypeVar("T")
 STALE_PAUSE = 0.05  # seconds before a read that came back short is asked again, doubled each time
 STALE_TRIES = 6  # reads after the first before it is a StaleRead: 3.15 s, a replica catching up
+
+
+def fold_stream(a: T, batches: Iterable[tuple[int, Iterable[E]]], fold: Callable[[T, int, E], None]) -> T:
+    """Fold stored batches (each its sequence and its events, in stream order) into ``a``; ``a`` again.
+
+    The one loop of every fold: the ``Repository``'s own (``apply``), and the readers that hold
+    an aggregate's whole stream already or read it whole (a record's replay and the desk's steps,
+    an account or a dispute: a handful of batches, under ids a ``Repository`` of tables does not
+    key by), so that no other module spells the loop over a stream's events.
+
+    >>> fold_stream([], [(1, "ab"), (2, "c")], lambda a, seq, ev: a.append((seq, ev)))
+    [(1, 'a'), (1, 'b'), (2, 'c')]
+    """
+    for seq, events in batches:
+        for ev in events:
+            fold(a, seq, ev)
+    return a
 
 
 @dataclass
@@ -132,8 +150,7 @@ class Repository(Generic[A, S]):
 
     def apply(self, a: A, stored: S) -> None:
         """Fold one stored batch into ``a``."""
-        for ev in stored.batch.events:
-            self.fold(a, stored.seq, ev)
+        fold_stream(a, ((stored.seq, stored.batch.events),), self.fold)
         a.head = stored.digest
 
     async def history(self, table_id: str, until: int | None = None,

@@ -13,7 +13,7 @@ import asyncio
 import secrets
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from cachetools import LRUCache
 from nats.aio.client import Client as NATS
@@ -32,6 +32,14 @@ from services.table.repository import Tables
 TURN_SECONDS = (0, 15, 30, 60, 120)  # the speeds offered: 0 is no turn timer
 REMEMBERED = 1000  # tables created lately kept in mind (_creation): half a minute of 2,000 players asking
 UNREACHABLE = (NatsError, OSError, TimeoutError)
+
+
+class Answer(TypedDict):
+    """A ticket's state as POST/GET/DELETE /api/quick-match and the socket's ``quick_match`` frames say it."""
+
+    ticket: NotRequired[str]  # in the answer to an ask only
+    status: str
+    table_id: str | None
 
 
 class Refusal(Exception):
@@ -60,7 +68,7 @@ class QuickMatch:
     # wait for that creation instead of reading the table and sending its creation again, one each
     created: LRUCache[str, asyncio.Task[None]] = field(default_factory=lambda: LRUCache(REMEMBERED))
 
-    async def ask(self, identity: str, name: str, account: bool, body: dict[str, Any]) -> dict[str, Any]:
+    async def ask(self, identity: str, name: str, account: bool, body: dict[str, Any]) -> Answer:
         ruleset, seats = str(body.get("ruleset", "")), _whole(body, "seats", 2)
         turn = _whole(body, "turn_seconds", 0)
         try:
@@ -81,7 +89,7 @@ class QuickMatch:
             raise Refusal(503, Code.UNAVAILABLE, "the quick match did not answer; try again") from None
         return {"ticket": ticket, "status": state, "table_id": table_id or None}
 
-    async def wait(self, ticket: str, seconds: float) -> dict[str, Any]:
+    async def wait(self, ticket: str, seconds: float) -> Answer:
         try:
             state, table_id, group = await self.pools.wait(ticket, seconds)
             if group is not None and (table_id in self.created
@@ -91,7 +99,7 @@ class QuickMatch:
             raise Refusal(503, Code.UNAVAILABLE, "the quick match did not answer; try again") from None
         return {"status": state, "table_id": table_id or None}
 
-    async def cancel(self, ticket: str, identity: str) -> dict[str, Any]:
+    async def cancel(self, ticket: str, identity: str) -> Answer:
         """Take the caller's ticket back; another player's is refused as if it did not exist."""
         try:
             state, table_id = await self.pools.cancel(ticket, identity)

@@ -24,9 +24,9 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from google.protobuf.json_format import MessageToDict
@@ -42,7 +42,36 @@ _END_KEYS = frozenset({"table_id", "batches", "seq", "head", "digest"})
 _SIGNED = b"maumau export\n"  # what a signature is about: never mistaken for a signature of something else
 
 
-def readable(stored: Stored) -> dict[str, Any]:
+class Readable(TypedDict):
+    """A record's line but for its bytes (``readable``)."""
+
+    seq: int
+    hash: str  # hex
+    previous: str  # hex
+    engine_version: str
+    events: list[dict[str, Any]]  # each protobuf's JSON mapping of an ``Event`` (its schema: proto/maumau/v1)
+
+
+class RecordLine(Readable):
+    data: str  # the exact bytes stored, base64
+
+
+class EndFields(TypedDict):
+    """What an export's end states (and its signature is about)."""
+
+    table_id: str
+    batches: int
+    seq: int
+    head: str  # hex
+    digest: str  # hex, of every line before the end
+
+
+class EndLine(TypedDict):
+    end: EndFields
+    signature: str  # base64
+
+
+def readable(stored: Stored) -> Readable:
     """A record's line, but for its bytes."""
     b = stored.batch
     return {"seq": stored.seq, "hash": (stored.digest or b"").hex(), "previous": b.previous.hex(),
@@ -50,12 +79,12 @@ def readable(stored: Stored) -> dict[str, Any]:
             "events": [MessageToDict(ev, preserving_proto_field_name=True) for ev in b.events]}
 
 
-def _dumps(value: dict[str, Any]) -> bytes:
+def _dumps(value: RecordLine | EndLine) -> bytes:
     # not ASCII-escaped: an escape's hex digits could change case and mean the same, so one flipped byte would not show
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
 
 
-def _statement(end: dict[str, Any]) -> bytes:
+def _statement(end: Mapping[str, Any]) -> bytes:
     return _SIGNED + json.dumps(end, sort_keys=True, separators=(",", ":")).encode()
 
 
@@ -63,12 +92,13 @@ def lines(table_id: str, records: Sequence[Stored], key: Ed25519PrivateKey) -> I
     """The export of a table's records (all of them, from its first), line by line."""
     digest = hashlib.sha256()
     for stored in records:
-        line = _dumps({**readable(stored), "data": base64.b64encode(stored.data or b"").decode()})
+        record: RecordLine = {**readable(stored), "data": base64.b64encode(stored.data or b"").decode()}
+        line = _dumps(record)
         digest.update(line)
         yield line
     last = records[-1]
-    end = {"table_id": table_id, "batches": len(records), "seq": last.seq, "head": (last.digest or b"").hex(),
-           "digest": digest.hexdigest()}
+    end: EndFields = {"table_id": table_id, "batches": len(records), "seq": last.seq,
+                      "head": (last.digest or b"").hex(), "digest": digest.hexdigest()}
     yield _dumps({"end": end, "signature": base64.b64encode(key.sign(_statement(end))).decode()})
 
 
@@ -125,7 +155,7 @@ def _record(value: Any) -> Stored:
         stored = Stored.decode(seq, data)
     except DecodeError:
         raise Malformed("its data is not a batch of events") from None
-    expected = readable(stored)
+    expected: Mapping[str, object] = readable(stored)  # compared key by key with the line read
     for key, got in value.items():
         if key != "data" and got != expected[key]:
             raise Malformed(f"its {key} is not what its data says")

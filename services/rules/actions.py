@@ -12,7 +12,7 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, NotRequired, TypedDict
 
 from services.rules.cards import WILD, Card, CardNameError, Family, Seat, Suit, rank, suit
 from services.rules.errors import BadRequest
@@ -33,6 +33,22 @@ ANNOUNCE_KINDS = (PLAY, DOUBLE, BURN, QUICK)
 MAU = "mau"
 MAUMAU = "maumau"
 ANNOUNCEMENTS = (MAU, MAUMAU)
+
+
+# An action's plain form (docs/protocol.md, "Actions"): the rules' legal actions, a stored
+# ``Action`` message's fields, a tab's ``act``. Declared functionally because ``with`` is a
+# Python keyword. ``seat`` is absent in the command spelling (a viewer's legal actions, a
+# tab's command: the seat is the sender's); the other keys only where the action has them.
+ActionDict = TypedDict("ActionDict", {
+    "seat": NotRequired[int],
+    "do": str,
+    "card": NotRequired[str],
+    "with": NotRequired[str],  # play: the card played together with an Ace (ace_with_company)
+    "cards": NotRequired[list[str]],  # double: its two cards
+    "choose": NotRequired[str],  # a suit's or a colour's letter
+    "announce": NotRequired[str],  # "mau" or "maumau"
+    "target": NotRequired[int],  # challenge: the seat challenged
+})
 
 
 class Action(NamedTuple):
@@ -114,9 +130,9 @@ def parse_action(raw: Any, family: Family) -> Action:
     return Action(kind, seat, card, choose, announce, target, card2)
 
 
-def action_to_dict(a: Action, family: Family) -> dict[str, Any]:
+def action_to_dict(a: Action, family: Family) -> ActionDict:
     """The plain form of an action (the inverse of ``parse_action``)."""
-    d: dict[str, Any] = {"seat": a.seat, "do": a.kind}
+    d: ActionDict = {"seat": a.seat, "do": a.kind}
     if a.kind == DOUBLE:
         d["cards"] = [family.name(a.card), family.name(a.card2)]
     elif a.card >= 0:

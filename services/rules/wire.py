@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from maumau.v1 import actions_pb2, cards_pb2, events_pb2, state_pb2, views_pb2
-from services.rules.actions import Action, action_to_dict, parse_action
+from services.rules.actions import Action, ActionDict, action_to_dict, parse_action
 from services.rules.cards import Family
 from services.rules.decider import ActionTaken, Event, RoundDealt, RoundEnded
 from services.rules.record import from_record, to_record
 from services.rules.state import State
+from services.rules.views import View
 
 SCHEMA_VERSION = 1
 
@@ -69,7 +70,7 @@ _RECORD_FIELDS = tuple(f.name for f in state_pb2.MatchState.DESCRIPTOR.fields if
 
 def action_from_pb(msg: actions_pb2.Action, family: Family) -> Action:
     """Raises ``BadRequest`` for a malformed action."""
-    raw: dict[str, Any] = {"seat": msg.seat, "do": msg.do}
+    raw: ActionDict = {"seat": msg.seat, "do": msg.do}
     if msg.card:
         raw["card"] = msg.card
     if msg.cards:
@@ -109,18 +110,15 @@ def event_to_pb(e: Event, family: Family, table_id: str = "") -> events_pb2.Even
     return env
 
 
-def view_to_pb(v: dict[str, Any]) -> views_pb2.View:
+def view_to_pb(v: View) -> views_pb2.View:
     msg = views_pb2.View()
     for key, value in v.items():
-        if value is None:
+        if value is None or key in ("legal_actions", "revealed_hands"):  # messages: below
             continue
-        if key == "legal_actions":
-            msg.legal_actions.extend(actions_pb2.Action(**a) for a in value)
-        elif key == "revealed_hands":
-            msg.revealed_hands.extend(cards_pb2.Hand(cards=h) for h in value)
+        if isinstance(value, list):
+            getattr(msg, key).extend(value)
         else:
-            if isinstance(value, list):
-                getattr(msg, key).extend(value)
-            else:
-                setattr(msg, key, value)
+            setattr(msg, key, value)
+    msg.legal_actions.extend(actions_pb2.Action(**a) for a in v["legal_actions"])
+    msg.revealed_hands.extend(cards_pb2.Hand(cards=h) for h in v.get("revealed_hands", ()))
     return msg

@@ -10,19 +10,134 @@ into what it returns.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from maumau.v1 import events_pb2
-from services.rules.views import view
-from services.table.domain import Status, Table
+from services.rules.actions import ActionDict
+from services.rules.views import View, view
+from services.table.domain import Category, Status, Table
 
 
-def table_info(t: Table, identity: str, seat: int | None = None) -> dict[str, Any]:
+class PlayerInfo(TypedDict):
+    name: str
+    bot: bool
+
+
+class Vote(TypedDict):
+    seat: int
+    penalise: bool
+
+
+class Penalty(TypedDict):
+    """The vote on penalising the one who left a competitive match (docs/rankings.md)."""
+
+    leaver: int
+    penalised: bool
+    voters: list[int]
+    votes: list[Vote]
+
+
+class PublicInfo(TypedDict):
+    """What ``table_info`` shows every viewer alike (docs/protocol.md, "table_info")."""
+
+    table_id: str
+    ruleset: str
+    options: dict[str, Any]  # the ruleset's options: free-form, each ruleset its own
+    seats: int
+    status: Status
+    category: Category
+    players: list[PlayerInfo]
+    match_no: int
+    winners: list[int]
+    end_reason: str
+    ended_by: int | None
+    absent_seat: int | None
+    rematch: list[int]
+    rematch_closed: bool
+    auto: list[int]
+    away: list[int]
+    open: bool
+    partners: list[list[int]] | None
+    stake: int
+    match_stake: int
+    penalty: Penalty | None
+
+
+class Mine(TypedDict):
+    """What of ``table_info`` depends on the viewer (``mine``)."""
+
+    my_seat: int  # -1: none
+    creator: bool
+    invitation: NotRequired[str]  # to a seated viewer or the table's creator only
+
+
+class TableInfo(PublicInfo, Mine):
+    """``table_info``: the public facts, and what depends on the viewer."""
+
+
+class Draw(TypedDict):
+    seat: int
+    count: int
+    cards: NotRequired[list[str]]  # to the seat that drew them only
+
+
+class EventBody(TypedDict, total=False):
+    """What an event shows a viewer beyond its type and time: the keys of its kind (``_REDACT``).
+
+    One flat shape for every kind: a key means the same wherever it is found (a seat is a seat).
+    """
+
+    # round_dealt
+    round_no: int
+    dealer: int
+    first: int
+    commitment: str
+    hand: list[str]  # to its own seat only
+    # action_taken
+    action: ActionDict
+    draws: list[Draw]
+    reshuffles: int
+    # round_ended
+    winner: int
+    round_points: list[int]
+    scores: list[int]
+    match_over: bool
+    match_winners: list[int]
+    seed: str
+    # table_created
+    ruleset: str
+    seats: int
+    # player_joined, and the seat of every event about one
+    seat: int
+    name: str
+    bot: bool
+    late: bool
+    # match_started, match_ended, match_annulled
+    match_no: int
+    category: str
+    reason: str
+    by_seat: int
+    winners: list[int]
+    # the rest: rematch_voted, seat_moved, penalty_voted, auto_mode_changed
+    accept: bool
+    to: int
+    penalise: bool
+    on: bool
+
+
+class SeenEvent(EventBody):
+    """One event as a viewer may see it (``redact_event``): the frames' ``events``, the replay's."""
+
+    type: str
+    time: int  # milliseconds since the epoch
+
+
+def table_info(t: Table, identity: str, seat: int | None = None) -> TableInfo:
     seat = t.seat_of(identity) if seat is None else seat
     return _viewer_info(t, public_info(t), seat, t.creator == identity)
 
 
-def public_info(t: Table) -> dict[str, Any]:
+def public_info(t: Table) -> PublicInfo:
     """What ``table_info`` shows every viewer alike (a batch's frames build it once and share it)."""
     return {
         "table_id": t.table_id, "ruleset": t.ruleset, "options": t.options, "seats": t.capacity,
@@ -39,15 +154,19 @@ def public_info(t: Table) -> dict[str, Any]:
     }
 
 
-def _viewer_info(t: Table, public: dict[str, Any], seat: int, creator: bool) -> dict[str, Any]:
-    """``public`` with what depends on the viewer: its seat, whether it created the table, the invitation."""
-    info = {**public, "my_seat": seat, "creator": creator}
+def _viewer_info(t: Table, public: PublicInfo, seat: int, creator: bool) -> TableInfo:
+    """``public`` with what depends on the viewer (``mine``)."""
+    return {**public, **mine(t, seat, creator)}
+
+
+def mine(t: Table, seat: int, creator: bool) -> Mine:
+    """What depends on the viewer: its seat, whether it created the table, and the invitation if either."""
     if seat >= 0 or creator:
-        info["invitation"] = t.invitation
-    return info
+        return {"my_seat": seat, "creator": creator, "invitation": t.invitation}
+    return {"my_seat": seat, "creator": creator}
 
 
-def _penalty(t: Table) -> dict[str, Any] | None:
+def _penalty(t: Table) -> Penalty | None:
     """After a competitive match given up or ended by an absence: who may vote to penalise the one who left
     (``leaver``), their votes so far, and whether the penalty was given; None when there is nothing to vote."""
     if t.status != Status.ENDED or not t.match_stake or t.end_reason not in ("gave_up", "absence") or t.ended_by < 0:
@@ -65,7 +184,7 @@ def _partners(t: Table) -> list[list[int]] | None:
     return [[i, i + half] for i in range(half)]
 
 
-def viewer_view(t: Table, identity: str, seat: int | None = None) -> dict[str, Any] | None:
+def viewer_view(t: Table, identity: str, seat: int | None = None) -> View | None:
     """The rules' view for this viewer, with its legal actions in the command spelling (no seat)."""
     if t.match is None or not t.match.discard:
         return None
@@ -76,50 +195,56 @@ def viewer_view(t: Table, identity: str, seat: int | None = None) -> dict[str, A
     return v
 
 
-def _dealt(ev: events_pb2.Event, seat: int | None) -> dict[str, Any]:
+def _dealt(ev: events_pb2.Event, seat: int | None) -> EventBody:
     d = ev.round_dealt
-    out: dict[str, Any] = {"round_no": d.round_no, "dealer": d.dealer, "first": d.first, "commitment": d.commitment}
+    out: EventBody = {"round_no": d.round_no, "dealer": d.dealer, "first": d.first, "commitment": d.commitment}
     if seat is not None and 0 <= seat < len(d.hands):
         out["hand"] = list(d.hands[seat].cards)
     return out
 
 
-def _action(ev: events_pb2.Event, seat: int | None) -> dict[str, Any]:
+def _action(ev: events_pb2.Event, seat: int | None) -> EventBody:
     a = ev.action_taken
-    action: dict[str, Any] = {"seat": a.action.seat, "do": a.action.do}
-    for key in ("card", "with", "choose", "announce"):  # "with": the card played together with an Ace
-        if getattr(a.action, key):
-            action[key] = getattr(a.action, key)
+    action: ActionDict = {"seat": a.action.seat, "do": a.action.do}
+    # each key spelt out, not a loop over names: mypy types a TypedDict's key only when it is a literal
+    if a.action.card:
+        action["card"] = a.action.card
+    if getattr(a.action, "with"):  # the card played together with an Ace (``with`` is a Python keyword)
+        action["with"] = getattr(a.action, "with")
+    if a.action.choose:
+        action["choose"] = a.action.choose
+    if a.action.announce:
+        action["announce"] = a.action.announce
     if a.action.cards:
         action["cards"] = list(a.action.cards)
     if a.action.HasField("target"):
         action["target"] = a.action.target
     draws = []
     for d in a.draws:
-        draw: dict[str, Any] = {"seat": d.seat, "count": len(d.cards)}
+        draw: Draw = {"seat": d.seat, "count": len(d.cards)}
         if d.seat == seat:
             draw["cards"] = list(d.cards)
         draws.append(draw)
     return {"action": action, "draws": draws, "reshuffles": a.reshuffles}
 
 
-def _round_ended(ev: events_pb2.Event, seat: int | None) -> dict[str, Any]:
+def _round_ended(ev: events_pb2.Event, seat: int | None) -> EventBody:
     e = ev.round_ended
     return {"winner": e.winner, "round_points": list(e.round_points), "scores": list(e.scores),
             "match_over": e.match_over, "match_winners": list(e.match_winners), "seed": e.seed}
 
 
-def _match_ended(ev: events_pb2.Event, seat: int | None) -> dict[str, Any]:
+def _match_ended(ev: events_pb2.Event, seat: int | None) -> EventBody:
     m = ev.match_ended
     return {"reason": m.reason, "by_seat": m.by_seat, "winners": list(m.winners)}
 
 
-def _joined(ev: events_pb2.Event, seat: int | None) -> dict[str, Any]:
+def _joined(ev: events_pb2.Event, seat: int | None) -> EventBody:
     j = ev.player_joined
     return {"seat": j.seat, "name": j.player.name, "bot": j.player.bot, "late": j.late}
 
 
-_REDACT: dict[str, Callable[[events_pb2.Event, int | None], dict[str, Any]]] = {
+_REDACT: dict[str, Callable[[events_pb2.Event, int | None], EventBody]] = {
     "round_dealt": _dealt,
     "action_taken": _action,
     "round_ended": _round_ended,
@@ -144,13 +269,11 @@ _REDACT: dict[str, Callable[[events_pb2.Event, int | None], dict[str, Any]]] = {
 """What each kind of event shows a viewer (a seat, or None for a spectator) beyond its type and time."""
 
 
-def redact_event(ev: events_pb2.Event, seat: int | None) -> dict[str, Any]:
+def redact_event(ev: events_pb2.Event, seat: int | None) -> SeenEvent:
     """One event as ``seat`` may see it."""
-    out: dict[str, Any] = {"type": ev.type, "time": ev.time.ToMilliseconds()}
     redact = _REDACT.get(ev.WhichOneof("body") or "")
-    if redact is not None:
-        out.update(redact(ev, seat))
-    return out
+    body: EventBody = {} if redact is None else redact(ev, seat)
+    return {"type": ev.type, "time": ev.time.ToMilliseconds(), **body}
 
 
 def seats_shown_more(ev: events_pb2.Event) -> Iterable[int]:
