@@ -28,7 +28,8 @@ from services.runtime.subjects import table_command
 
 log = logging.getLogger("maumau.table.client")
 # One try's wait for an answer: a command takes milliseconds, an answer lost with a dead server is
-# found in 3 s, not 10 (a try the table service is still deciding is answered "done" to the next one).
+# found in 3 s, not 10 (a try the table service is still deciding is answered "done" to the next one);
+# more than the table service's own wait for an append (eventlog.store.APPEND_SECONDS, 2 s).
 ANSWER_SECONDS = 3.0
 # How long a command answered "unavailable" (or not answered) is sent again: a follower waits
 # 4-9 s for a dead leader before it calls an election (nats-server's minElectionTimeoutDefault
