@@ -37,6 +37,9 @@ ANSWER_SECONDS = 3.0
 # round and the answer.
 RETRY_SECONDS = 20.0
 FIRST_PAUSE, LONGEST_PAUSE = 0.1, 1.0  # between tries: doubling from 0.1 s, at most 1 s
+# A try still unanswered looks this often whether the connection moved to another server meanwhile:
+# then its answer (or the request itself) went with the server left, and it is sent again at once.
+MOVED_CHECK_SECONDS = 0.25
 
 
 async def send(nc: NATS, cmd: table_pb2.TableCommand, timeout: float = 10) -> table_pb2.CommandReply:
@@ -63,7 +66,7 @@ async def deliver(nc: NATS, cmd: table_pb2.TableCommand, *, retry_seconds: float
     for tries, pause in enumerate(pauses(FIRST_PAUSE, LONGEST_PAUSE), start=1):
         failure: Exception | None = None
         try:
-            reply = await send(nc, cmd, timeout)
+            reply = await _try(nc, cmd, timeout)
         except (NatsError, OSError, TimeoutError) as e:
             failure = e
         else:
@@ -79,3 +82,18 @@ async def deliver(nc: NATS, cmd: table_pb2.TableCommand, *, retry_seconds: float
             await waiting()
         await asyncio.sleep(pause)
     raise AssertionError("pauses() never ends")
+
+
+async def _try(nc: NATS, cmd: table_pb2.TableCommand, timeout: float) -> table_pb2.CommandReply:
+    """One sending of ``cmd``: its reply, or ``TimeoutError`` when none came within ``timeout`` or the
+    connection reconnected (to another server) while it waited (the reply would be lost)."""
+    reconnects = nc.stats["reconnects"]
+    sending = asyncio.ensure_future(send(nc, cmd, timeout))
+    while True:
+        done, _ = await asyncio.wait({sending}, timeout=MOVED_CHECK_SECONDS)
+        if done:
+            return sending.result()
+        if nc.stats["reconnects"] != reconnects:
+            sending.cancel()
+            await asyncio.gather(sending, return_exceptions=True)
+            raise TimeoutError("the connection moved to another server while the command waited")
