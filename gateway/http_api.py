@@ -31,7 +31,7 @@ from services.rules.wire import option_to_pb
 from services.runtime import subjects
 from services.runtime.refusals import Code
 from services.runtime.signing import load_key, public_pem
-from services.table.client import send
+from services.table.client import deliver
 from services.table.domain import Status
 from services.table.repository import Tables
 
@@ -98,7 +98,7 @@ async def _command(request: web.Request, table_id: str, seating: tuple[str, int]
     except (SQLAlchemyError, OSError):
         raise json_error(503, Code.UNAVAILABLE, "your chips cannot be read right now; try again") from None
     try:
-        reply = await send(request.app[NATS_KEY], cmd)
+        reply = await deliver(request.app[NATS_KEY], cmd)  # sent again through a stream's election
     except (NatsError, OSError, TimeoutError):
         raise json_error(503, Code.UNAVAILABLE, "the table service did not answer; try again") from None
     if reply.WhichOneof("result") == "refusal":

@@ -60,7 +60,7 @@ from services.runtime import logs, metrics
 from services.runtime.refusals import Code
 from services.runtime.settings import SocketLimits
 from services.runtime.timeouts import stop
-from services.table.client import send
+from services.table.client import deliver
 from services.table.domain import Table
 
 log = logging.getLogger("maumau.gateway")
@@ -334,7 +334,7 @@ class Socket:
                     await self.seat(cmd, feed.table)
         except json_format.ParseError as e:
             raise FrameError(Code.BAD_COMMAND, f"malformed command: {e}") from None
-        reply = await send(self.nc, cmd)
+        reply = await deliver(self.nc, cmd)  # sent again through a stream's election: the tab never sees it
         if reply.WhichOneof("result") == "done":
             return {"ok": True, "seqs": list(reply.done.sequences), "seat": reply.done.seat}
         return {"ok": False, "code": reply.refusal.code, "message": reply.refusal.message}

@@ -2,12 +2,14 @@
 
 Three ``nats-server`` processes form one cluster, every stream of three replicas, and the
 platform's services run against it (``maumau up``'s supervisor with ``NATS_URL`` listing the
-three). Bots play bots at several tables; the ``TABLES`` stream's leader is killed -9 and
-started again a few seconds later, then another server (maybe the new leader) the same way.
+three). Bots play bots at several tables; the ``TABLES`` stream's leader is killed -9 (or
+stopped gracefully, SIGTERM: it hands its leadership over first) and started again a few
+seconds later, then another server (maybe the new leader) the same way.
 Then every table must have played its match out, each record must prove itself (chain,
 decisions, deals: ``maumau verify``), no command may be stored twice, every command a client
 was answered "done" for must be in the stream where the answer said, and the SQL projection
-must reach every stream's end (the checks of ``maumau chaos``).
+must reach every stream's end (the checks of ``maumau chaos``), and no command may be left
+answered "unavailable" (its sender sends it again until it is taken: ``table.client.deliver``).
 
 The clients here are the bots (and the test, which creates the tables): what they were told
 is heard by a tap on the cluster, a plain NATS subscriber to the table commands and to the
@@ -89,6 +91,16 @@ class Tap:
         await nc.subscribe("_INBOX.>", cb=reply)
         await nc.flush()
 
+    def left_unavailable(self) -> list[tuple[str, str]]:
+        """The commands whose last answer was "unavailable": their sender gave up sending them again."""
+        last: dict[tuple[str, str], str] = {}
+        for inbox, data, _ in self.replies:
+            if inbox in self.sent:
+                table, command_id, _ = self.sent[inbox]
+                reply = table_pb2.CommandReply.FromString(data)
+                last[table, command_id] = reply.refusal.code if reply.WhichOneof("result") == "refusal" else "done"
+        return sorted(command for command, code in last.items() if code == "unavailable")
+
     def answered(self) -> list[Answered]:
         """The commands answered "done", once each (a command sent again keeps its first sending's time)."""
         first_sent: dict[tuple[str, str], float] = {}
@@ -118,9 +130,10 @@ async def _bot_table(nc: NATS, partition: int) -> str:
     return table_id
 
 
-async def _kill_and_restart(server: ClusterMember) -> None:
-    """Kill -9 the server, start it again after ``DOWN_SECONDS``, until it has caught up with the others."""
-    await asyncio.to_thread(server.kill)
+async def _end_and_restart(server: ClusterMember, ending: str) -> None:
+    """Kill -9 the server (``kill``) or stop it (``term``: SIGTERM, as Kubernetes and the supervisor stop
+    one), start it again after ``DOWN_SECONDS``, until it has caught up with the others."""
+    await asyncio.to_thread(server.kill if ending == "kill" else server.stop)
     await asyncio.sleep(DOWN_SECONDS)
     await asyncio.to_thread(server.start)
     await asyncio.to_thread(server.wait_healthy)
@@ -166,9 +179,11 @@ def _longest_gap(answered: list[Answered]) -> float:
     return max(gaps, default=0.0)
 
 
-@pytest.mark.parametrize("partitions", [1, 3], ids=["one-stream", "three-partitions"])
+@pytest.mark.parametrize(("partitions", "ending"), [(1, "kill"), (3, "kill"), (1, "term")],
+                         ids=["one-stream", "three-partitions", "one-stream-sigterm"])
 async def test_killing_the_stream_leader_then_another_server_loses_and_doubles_nothing(
-        nats_cluster: JetStreamCluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, partitions: int) -> None:
+        nats_cluster: JetStreamCluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, partitions: int,
+        ending: str) -> None:
     monkeypatch.setenv("NATS_URL", nats_cluster.url)
     monkeypatch.delenv("DATABASE_URL", raising=False)
     stream = stream_of(partitions - 1)  # TABLES; with partitions, the last one's (each has a leader of its own)
@@ -182,10 +197,10 @@ async def test_killing_the_stream_leader_then_another_server_loses_and_doubles_n
             table_ids = [await _bot_table(nc, k % partitions) for k in range(TABLES)]
             await asyncio.sleep(PLAYED_BEFORE_SECONDS)
             first = await nats_cluster.leader(js, stream)
-            await _kill_and_restart(first)
+            await _end_and_restart(first, ending)
             leader = await nats_cluster.leader(js, stream)
             second = leader if leader is not first else next(s for s in nats_cluster.servers if s is not first)
-            await _kill_and_restart(second)
+            await _end_and_restart(second, ending)
             stored = await _played_out(EventStore(js), table_ids)
         finally:
             await nc.close()
@@ -196,12 +211,13 @@ async def test_killing_the_stream_leader_then_another_server_loses_and_doubles_n
     at = {(t, s.seq): s.batch.events[0].command_id for t, batches in stored.items() for s in batches}
     misplaced = [a for a in answered if any(at.get((a.table, seq)) != a.command_id for seq in a.sequences)]
     verdicts = {t: str(verify(t, batches)) for t, batches in stored.items()}
-    figures = {"partitions": partitions, "tables": TABLES, "batches": sum(map(len, stored.values())),
+    figures = {"ending": ending, "partitions": partitions, "tables": TABLES, "batches": sum(map(len, stored.values())),
                "answered_done": len(answered), "stream": stream, "killed": [first.name, second.name],
                "longest_stall_s": round(_longest_gap(answered), 2),
                "longest_round_trip_s": round(max(a.answered - a.sent for a in answered), 2)}
     print(json.dumps(figures))
     assert {a.table for a in answered} == set(table_ids)  # the tap heard every table's commands answered
+    assert tap.left_unavailable() == []  # every command refused "unavailable" was sent again until taken
     assert (record.lost, record.doubled, record.half_done, behind, misplaced) == (0, 0, 0, 0, [])
     assert all(v.startswith("ok: ") for v in verdicts.values()), verdicts
     assert first is not second and first.starts == second.starts == 2

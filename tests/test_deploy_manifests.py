@@ -254,6 +254,21 @@ def test_disruption_budgets_cover_nats_table_and_rules() -> None:
         assert _selects(budgets[name]["spec"]["selector"]["matchLabels"], WORKLOADS[name])
 
 
+def test_a_nats_server_stopped_hands_its_streams_over_before_it_goes() -> None:
+    """A pod's deletion (a drain, a rolling update) puts its server in lame-duck mode first, which
+    moves its streams' leadership to another server at once (no 4-9 s election), and the pod is
+    given the whole lame-duck duration before it is killed."""
+    pod = _of_kind("StatefulSet")["nats"]["spec"]["template"]["spec"]
+    (server,) = pod["containers"]
+    assert server["lifecycle"]["preStop"]["exec"]["command"][:3] == ["nats-server", "--signal",
+                                                                     "ldm=/var/run/nats/nats.pid"]
+    for conf in (BASE / "nats.conf", *(o / "nats.conf" for o in OVERLAYS.values() if (o / "nats.conf").is_file())):
+        text = conf.read_text()
+        assert "pid_file: /var/run/nats/nats.pid" in text, conf
+        lame_duck = re.search(r"^lame_duck_duration: (\d+)s$", text, re.MULTILINE)
+        assert lame_duck is not None and int(lame_duck[1]) < pod["terminationGracePeriodSeconds"], conf
+
+
 def test_every_disruption_budget_selects_a_workload() -> None:
     for name, budget in _of_kind("PodDisruptionBudget").items():
         assert any(_selects(budget["spec"]["selector"]["matchLabels"], w) for w in WORKLOADS.values()), name

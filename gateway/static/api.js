@@ -226,7 +226,7 @@ export function saveTableCache(id, cache) {
   try { ss()?.setItem(TABLE_KEY(id), JSON.stringify(cache)); } catch { /* full: keep it in memory */ }
 }
 
-const ACK_TIMEOUT = 20000;
+const ACK_TIMEOUT = 30000; // the gateway sends a command again through a stream's election for up to 20 s
 const RESUBSCRIBE_AFTER = 2000; // ms
 const PING_EVERY = 15000;
 const SILENCE_LIMIT = 45000; // three pings unanswered: the connection is dead though the browser has not noticed

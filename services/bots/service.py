@@ -32,7 +32,7 @@ from services.rules.wire import action_from_pb, action_to_pb
 from services.runtime import logs, metrics
 from services.runtime.refusals import Code
 from services.runtime.settings import BOT_BUDGET_MS, BOT_THINK_SECONDS
-from services.table.client import send
+from services.table.client import deliver
 from services.table.domain import Table, evolve
 from services.table.store import SUBJECTS, EventStore, Stored
 
@@ -204,7 +204,7 @@ class BotsService:
                 cmd = await asyncio.to_thread(self._decide, turn)  # the search must not stall the other tables
                 if cmd is None:
                     continue
-                reply = await send(self.nc, cmd)
+                reply = await deliver(self.nc, cmd, waiting=msg.in_progress)  # through a stream's election
                 if reply.WhichOneof("result") == "done":
                     self.sent += 1
                 elif reply.refusal.code == Code.UNAVAILABLE:  # "send it again"

@@ -29,7 +29,7 @@ from nats.js.kv import KV_DEL, KV_MARKER_REASON, KV_OP, KV_PURGE, KeyValue
 
 from maumau.v1 import table_pb2
 from services.runtime.settings import SOLO_SECONDS
-from services.table.client import send
+from services.table.client import ANSWER_SECONDS, send
 from services.table.domain import Status, Table, solo_since
 
 BUCKET = "maumau_presence"
@@ -147,7 +147,7 @@ async def scan(nc: NATS, playing: Callable[[], Iterable[str]],
         if not commands and since is not None and table_id not in seen and now() - since >= solo_seconds:
             commands.append(abandon(t))
         for cmd in commands:
-            reply = await send(nc, cmd)
+            reply = await send(nc, cmd, ANSWER_SECONDS)  # unanswered: the next scan sends it again
             sent += reply.WhichOneof("result") == "done"
     return sent
 

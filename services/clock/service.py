@@ -36,7 +36,7 @@ from services.eventlog.store import previous_seq
 from services.runtime import logs, metrics
 from services.runtime.refusals import Code
 from services.runtime.timeouts import within
-from services.table.client import send
+from services.table.client import ANSWER_SECONDS, send
 from services.table.repository import tables
 from services.table.store import SUBJECTS, EventStore, Stored
 
@@ -191,7 +191,7 @@ class ClockService:
     async def _fire_one(self, kv: KeyValue, timer: Timer) -> None:
         logs.TABLE_ID.set(timer.table_id)  # a task of its own (gather): its log lines name the table
         try:
-            reply = await send(self.nc, timer.command())
+            reply = await send(self.nc, timer.command(), ANSWER_SECONDS)  # unanswered: tried again RETRY s later
         except (NatsError, OSError) as e:
             log.warning("timer %s not delivered (%s); trying again", timer.command_id, e or type(e).__name__)
             metrics.TIMERS_FIRED.labels(timer.kind, "unavailable").inc()

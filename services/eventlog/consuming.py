@@ -37,6 +37,10 @@ from services.runtime import metrics, tracing
 from services.runtime.timeouts import stop, within
 
 MONITOR_SECONDS = 5.0
+# A consumer's info asked (at each start) waits this long: while the consumer's own leader is elected
+# (4-9 s after its server died) nobody answers, and the reader asks again 0.5 s later, so it goes on
+# within 1.5 s of the election, not up to 5.5 s after it (JetStream's 5 s default).
+START_SECONDS = 1.0
 DISCOVER_SECONDS = 30.0  # how soon a reader of every partition finds a partition made after it started
 
 Handler = Callable[[list[Msg]], Awaitable[None]]
@@ -136,7 +140,7 @@ class Pulls:
     async def start(self, config: ConsumerConfig) -> None:
         """Make the durable consumer if there is none yet (as ``pull_subscribe`` does) and subscribe."""
         try:
-            await self.js.consumer_info(self.stream, self.durable)
+            await self.js.consumer_info(self.stream, self.durable, timeout=START_SECONDS)
         except NotFoundError:
             await self.js.add_consumer(self.stream, config)
         self.sub = await self.nc.subscribe(f"{self.inbox}.*", cb=self._arrive)

@@ -59,6 +59,13 @@ def previous_seq(headers: dict[str, str] | None) -> int | None:
     return int(value) if value else None
 
 
+# How long an append waits for the stream's acknowledgement (JetStream's default: 5 s). An append
+# sent to a leader as it hands its leadership over, or as its server dies, is never answered: it is
+# answered "send it again" after this long, and the same append sent again is known by its
+# Nats-Msg-Id (stored once, or found stored).
+APPEND_SECONDS = 2.0
+
+
 @dataclass(frozen=True)
 class EventLog:
     """One stream of one kind of aggregate: ``subjects`` is its wildcard, each aggregate one subject of it."""
@@ -102,7 +109,7 @@ class EventLog:
         if expected is not None:
             h["Nats-Expected-Last-Subject-Sequence"] = str(expected)
         try:
-            ack = await self.js.publish(subject, data, stream=self.stream, headers=h)
+            ack = await self.js.publish(subject, data, timeout=APPEND_SECONDS, stream=self.stream, headers=h)
         except BadRequestError as e:
             if e.err_code == WRONG_LAST_SEQUENCE:
                 metrics.APPEND_CONFLICTS.labels(self.stream).inc()

@@ -25,7 +25,7 @@ from services.matchmaking.store import AlreadyWaiting, Busy, Matchmaking, NotYou
 from services.rules.rulesets import OptionError, make_ruleset
 from services.rules.wire import option_to_pb
 from services.runtime.refusals import Code
-from services.table.client import send
+from services.table.client import deliver
 from services.table.domain import Status
 from services.table.repository import Tables
 
@@ -130,6 +130,6 @@ class QuickMatch:
         cmd = table_pb2.TableCommand(command_id=f"quick-{group.table_id}", table_id=group.table_id,
                                      actor=first.identity, actor_name=first.name, actor_account=first.account,
                                      create=create)
-        reply = await send(self.nc, cmd)
+        reply = await deliver(self.nc, cmd)  # sent again through a stream's election
         if reply.WhichOneof("result") == "refusal" and reply.refusal.code != Code.TABLE_EXISTS:
             raise Refusal(409, reply.refusal.code, reply.refusal.message)

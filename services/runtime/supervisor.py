@@ -36,6 +36,10 @@ COLOURS = ("\033[36m", "\033[35m", "\033[33m", "\033[32m", "\033[34m", "\033[31m
 RESET = "\033[0m"
 REACTING_NICE = "10"
 BACKOFF_FIRST, BACKOFF_MAX = 0.5, 10.0
+# A nats-server's SIGTERM first hands the leadership of its streams to a follower (its Shutdown's
+# stepdownRaftNodes), then writes its stores: a SIGKILL before it ends would cost the cluster an
+# election of 4-9 s instead (docs/operations.md, "A clustered JetStream").
+NATS_STOP_SECONDS = 30.0
 STEADY_SECONDS = 30.0  # a child that ran this long had recovered: its next restart waits BACKOFF_FIRST again
 
 
@@ -79,6 +83,7 @@ class Child:
     restarts: int = 0  # times the supervisor found it dead (and started it again)
     metrics_port: int = 0  # where it serves /metrics (its MAUMAU_HEALTH_PORT); 0: it serves none (nats)
     server: ClusterServer | None = None  # a server of a NATS cluster: its name, addresses and files
+    stop_seconds: float = 10.0  # how long a SIGTERM is given before a SIGKILL
 
     @property
     def pid(self) -> int | None:
@@ -146,7 +151,7 @@ async def _stop(child: Child) -> None:
         return
     child.proc.terminate()
     try:
-        await within(child.proc.wait(), 10)
+        await within(child.proc.wait(), child.stop_seconds)
     except TimeoutError:
         child.proc.kill()
         await child.proc.wait()
@@ -211,7 +216,8 @@ def _nats(data_dir: Path, cluster: int) -> tuple[list[Child], str]:
     if cluster <= 1:
         port = free_port()
         argv = [nats_server_binary(), "-js", "-a", "127.0.0.1", "-p", str(port), "-sd", str(data_dir / "nats")]
-        return [Child("nats", argv, lambda: tcp_ready("127.0.0.1", port))], f"nats://127.0.0.1:{port}"
+        return ([Child("nats", argv, lambda: tcp_ready("127.0.0.1", port), stop_seconds=NATS_STOP_SECONDS)],
+                f"nats://127.0.0.1:{port}")
     servers = natscluster.plan(cluster, data_dir / "nats-cluster", free_port)
     natscluster.write(servers)  # this start's ports; the names and the stores stay
     binary = nats_server_binary()
@@ -220,8 +226,8 @@ def _nats(data_dir: Path, cluster: int) -> tuple[list[Child], str]:
         return all([await http_ready(s.monitor_port, "/healthz") for s in servers])
 
     # each is ready once it listens, the last once the whole cluster is (the first alone elects nothing)
-    children = [Child(s.name, s.argv(binary), partial(tcp_ready, natscluster.HOST, s.port), server=s)
-                for s in servers]
+    children = [Child(s.name, s.argv(binary), partial(tcp_ready, natscluster.HOST, s.port), server=s,
+                      stop_seconds=NATS_STOP_SECONDS) for s in servers]
     children[-1].ready = formed
     return children, natscluster.client_urls(servers)
 

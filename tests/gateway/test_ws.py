@@ -13,6 +13,7 @@ from gateway.http_api import DB_KEY
 from services.eventlog.sql import engine
 from services.readmodels.tables.projector import Projector
 from tests.gateway.harness import Client, Gateways, gateways
+from tests.table.harness import table_replica
 
 
 async def _table_for_two(g: Gateways, alice: Client, bob: Client, ruleset: str = "classic32") -> str:
@@ -133,6 +134,33 @@ async def test_malformed_frames_get_errors_and_other_tables_go_on(nats_url: str,
         await alice.close()
     assert len(errors) == 6 and all(e["code"] and e["message"] for e in errors)
     assert moved["events"][0]["type"] == "MatchStarted" and not bad_ack["ok"] and still["ok"]
+
+
+async def test_a_move_made_while_the_table_service_is_away_is_sent_again_and_the_tab_sees_it_done(
+        nats_url: str, tmp_path: Path) -> None:
+    async with gateways(nats_url, tmp_path, table_replicas=0) as g:
+        alice, bob = await g.client("Ana"), await g.client("Bia")
+        async with table_replica(g.platform):
+            tid = await _table_for_two(g, alice, bob)
+            assert (await alice.post(f"/api/tables/{tid}/start"))[0] == 200
+            for c in (alice, bob):
+                await c.connect()
+                await c.send({"type": "subscribe", "table": tid})
+            a = await alice.wait(lambda f: f.get("type") == "state")
+            b = await bob.wait(lambda f: f.get("type") == "state")
+        player = alice if a["view"]["turn"] == 0 else bob  # no table service answers now: as in an election
+        legal = (a if player is alice else b)["view"]["legal_actions"]
+        await player.send({"type": "command", "table": tid, "id": "m1", "command": legal[0]})
+        await asyncio.sleep(1.5)
+        async with table_replica(g.platform):
+            ack = await player.wait(lambda f: f.get("type") == "ack" and f.get("id") == "m1", seconds=25)
+            await player.wait(lambda f: f.get("type") == "events" and f["seq"] == ack["seqs"][0])
+        stored = await g.platform.store.read(tid)
+        await alice.close()
+        await bob.close()
+    assert ack["ok"], ack
+    assert [f for f in player.frames if f.get("code") == "unavailable"] == []
+    assert sum(s.batch.events[0].command_id.endswith(":m1") for s in stored) == 1  # stored once
 
 
 async def test_two_gateway_replicas_serve_the_same_table(nats_url: str, tmp_path: Path) -> None:

@@ -133,3 +133,22 @@ async def platform(nats_url: str, replicas: int = 1, settings: Settings | None =
         for nc in [*conns, client]:
             await nc.close()
         await rules_server.stop(grace=None)
+
+
+@asynccontextmanager
+async def table_replica(p: Platform, settings: Settings | None = None) -> AsyncIterator[TableService]:
+    """One more table service replica on ``p``, answering until the block ends (then it is gone)."""
+    nc = await nats.connect(p.nats_url, max_reconnect_attempts=-1, reconnect_time_wait=0.2)
+    rules = GrpcRules(p.rules_addr)
+    svc = TableService(EventStore(nc.jetstream()), rules, settings or Settings(), clock=p.clock,
+                       announce=announcer(nc))
+    task = asyncio.create_task(svc.serve(nc))
+    try:
+        await asyncio.sleep(0.05)
+        await nc.flush()
+        yield svc
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        await rules.close()
+        await nc.close()
