@@ -73,7 +73,7 @@ async def test_a_round_is_played_with_the_keyboard_alone(players: Players) -> No
     ana = await players.open("Ana")
     await ana.host("classic32", seats=2, level="weak", target_points=5000)
     moves = 0
-    while moves < 60:
+    while moves < 200:  # a 2-seat round may reshuffle for long: the test is about the keys, not the length
         s = await ana.wait_actionable()
         if s["review"]:
             break
