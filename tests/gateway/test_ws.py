@@ -24,16 +24,21 @@ async def _table_for_two(g: Gateways, alice: Client, bob: Client, ruleset: str =
     return str(created["table_id"])
 
 
+async def _started_and_watched(g: Gateways, alice: Client, bob: Client) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    """A started table for two, each player's socket following it: the table and each one's first state frame."""
+    tid = await _table_for_two(g, alice, bob)
+    assert (await alice.post(f"/api/tables/{tid}/start"))[0] == 200
+    for c in (alice, bob):
+        await c.connect()
+        await c.send({"type": "subscribe", "table": tid})
+    return (tid, await alice.wait(lambda f: f.get("type") == "state"),
+            await bob.wait(lambda f: f.get("type") == "state"))
+
+
 async def test_two_players_see_each_others_moves_with_only_their_own_hand(nats_url: str, tmp_path: Path) -> None:
     async with gateways(nats_url, tmp_path) as g:
         alice, bob = await g.client("Ana"), await g.client("Bia")
-        tid = await _table_for_two(g, alice, bob)
-        assert (await alice.post(f"/api/tables/{tid}/start"))[0] == 200
-        for c in (alice, bob):
-            await c.connect()
-            await c.send({"type": "subscribe", "table": tid})
-        a_state = await alice.wait(lambda f: f.get("type") == "state")
-        b_state = await bob.wait(lambda f: f.get("type") == "state")
+        tid, a_state, b_state = await _started_and_watched(g, alice, bob)
         on_turn = alice if a_state["view"]["turn"] == 0 else bob
         view = (a_state if on_turn is alice else b_state)["view"]
         ack = await on_turn.command(tid, view["legal_actions"][0])
@@ -141,13 +146,7 @@ async def test_a_move_made_while_the_table_service_is_away_is_sent_again_and_the
     async with gateways(nats_url, tmp_path, table_replicas=0) as g:
         alice, bob = await g.client("Ana"), await g.client("Bia")
         async with table_replica(g.platform):
-            tid = await _table_for_two(g, alice, bob)
-            assert (await alice.post(f"/api/tables/{tid}/start"))[0] == 200
-            for c in (alice, bob):
-                await c.connect()
-                await c.send({"type": "subscribe", "table": tid})
-            a = await alice.wait(lambda f: f.get("type") == "state")
-            b = await bob.wait(lambda f: f.get("type") == "state")
+            tid, a, b = await _started_and_watched(g, alice, bob)
         player = alice if a["view"]["turn"] == 0 else bob  # no table service answers now: as in an election
         legal = (a if player is alice else b)["view"]["legal_actions"]
         await player.send({"type": "command", "table": tid, "id": "m1", "command": legal[0]})
