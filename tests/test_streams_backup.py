@@ -14,6 +14,7 @@ import aiohttp
 import nats
 import pytest
 from nats.aio.client import Client as NATS
+from nats.aio.msg import Msg
 from nats.errors import NoRespondersError
 from nats.js.api import AckPolicy
 from nats.js.errors import NoKeysError, NotFoundError
@@ -32,7 +33,7 @@ from services.record import records
 from services.runtime import subjects
 from services.runtime.supervisor import running_platform
 from services.streams.backup import backup, platform_streams, restore_all
-from services.streams.snapshot import ARCHIVE, CONSUMERS, META, _send, restore, snapshot
+from services.streams.snapshot import ARCHIVE, CONSUMERS, META, SnapshotError, _begin, _send, restore, snapshot
 from services.table.store import EventStore, partition_of_stream
 from tests.bot_tables import bot_table
 from tests.natsserver import JetStreamCluster, JetStreamServer, jetstream_server
@@ -283,3 +284,30 @@ async def test_a_restore_waits_for_its_subject_to_be_known_before_its_first_chun
     assert await _send(late, "deliver", b"chunk", 1.0, patient=True) == "answer"  # type: ignore[arg-type]
     with pytest.raises(NoRespondersError):
         await _send(_Late(), "deliver", b"chunk", 1.0, patient=False)  # type: ignore[arg-type]
+
+
+class _Counting:
+    """A fresh cluster's meta leader: it refuses a placement until it has counted every server online."""
+
+    def __init__(self, refusals: int, code: int = 10005) -> None:
+        self.refusals, self.code, self.asked = refusals, code, 0
+
+    async def request(self, subject: str, data: bytes, timeout: float) -> Msg:
+        self.asked += 1
+        if self.asked <= self.refusals:
+            error = {"code": 500, "err_code": self.code, "description": "no suitable peers for placement, peer offline"}
+            return Msg(None, subject, data=json.dumps({"error": error}).encode())  # type: ignore[arg-type]
+        return Msg(None, subject, data=json.dumps({"deliver_subject": "chunks"}).encode())  # type: ignore[arg-type]
+
+
+async def test_a_restore_asks_again_while_the_cluster_counts_a_peer_offline() -> None:
+    counting = _Counting(refusals=2)
+    assert await _begin(counting, "TABLES", {}) == {"deliver_subject": "chunks"}  # type: ignore[arg-type]
+    assert counting.asked == 3
+
+
+async def test_a_restore_refused_for_another_reason_is_not_asked_again() -> None:
+    refusing = _Counting(refusals=1, code=10058)
+    with pytest.raises(SnapshotError, match="code 10058"):
+        await _begin(refusing, "TABLES", {})  # type: ignore[arg-type]
+    assert refusing.asked == 1

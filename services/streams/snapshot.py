@@ -45,12 +45,18 @@ META, ARCHIVE, CONSUMERS = "backup.json", "stream.tar.s2", "consumers.json"
 CHUNK = 64 * 1024  # a restore's chunk: well under the servers' 1 MiB payload limit
 REQUEST_SECONDS = 10.0
 NO_RESPONDERS_SECONDS = 5.0  # a fresh cluster's restore answers before its subject is known on every route
+PLACEMENT_SECONDS = 30.0  # a fresh cluster's meta leader counts a peer offline until it has heard from it
+NO_PEERS = 10005  # JetStream's "no suitable peers for placement"
 FINISH_SECONDS = 3600.0  # the server unpacks and checks the whole archive before it answers the last request
 CONSUMERS_SECONDS = 30.0
 
 
 class SnapshotError(Exception):
     """The server refused or broke off a snapshot or a restore."""
+
+    def __init__(self, message: str, code: int | None = None) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 @dataclass(frozen=True)
@@ -73,7 +79,9 @@ def _answer(reply: Msg) -> dict[str, Any]:
     answer: dict[str, Any] = json.loads(reply.data)
     if "error" in answer:
         error = answer["error"]
-        raise SnapshotError(f"{error.get('description', error)} (code {error.get('err_code', '?')})")
+        code = error.get("err_code")
+        raise SnapshotError(f"{error.get('description', error)} (code {code if code is not None else '?'})",
+                            int(code) if code is not None else None)
     return answer
 
 
@@ -149,7 +157,7 @@ async def restore(nc: NATS, saved: Path, replicas: int | None = None) -> Saved:
     if replicas is not None:
         config["num_replicas"] = replicas
     stream = config["name"]
-    start = _answer(await nc.request(f"{API}.RESTORE.{stream}", json.dumps(meta).encode(), timeout=REQUEST_SECONDS))
+    start = await _begin(nc, stream, meta)
     deliver = start["deliver_subject"]
     archive = saved / ARCHIVE
     with archive.open("rb") as f:
@@ -168,6 +176,20 @@ async def restore(nc: NATS, saved: Path, replicas: int | None = None) -> Saved:
         await _make_missing(nc, stream, wanted, replicas)
         await _consumers_back(nc, stream, len(wanted))
     return _saved(stream, made["state"], archive)
+
+
+async def _begin(nc: NATS, stream: str, meta: dict[str, Any]) -> dict[str, Any]:
+    """The restore's first answer; asked again while a fresh cluster's servers are not all counted online yet."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + PLACEMENT_SECONDS
+    while True:
+        try:
+            return _answer(await nc.request(f"{API}.RESTORE.{stream}", json.dumps(meta).encode(),
+                                            timeout=REQUEST_SECONDS))
+        except SnapshotError as refused:
+            if refused.code != NO_PEERS or loop.time() > deadline:
+                raise
+            await asyncio.sleep(0.5)
 
 
 async def _send(nc: NATS, subject: str, data: bytes, timeout: float, patient: bool) -> Msg:
