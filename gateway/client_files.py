@@ -36,12 +36,6 @@ async def page(request: web.Request) -> web.FileResponse:
     return web.FileResponse(_built("index.html"), headers={"Cache-Control": REVALIDATE})
 
 
-async def table_page(request: web.Request) -> web.FileResponse:
-    """The same shell, asking the table screen's chunks at once: an invitation link opens a table."""
-    shell = DIST / "table.html"
-    return web.FileResponse(shell if shell.is_file() else STATIC / "index.html", headers={"Cache-Control": REVALIDATE})
-
-
 async def offline(request: web.Request) -> web.FileResponse:
     """"Sem conexão": what the service worker shows when a page is asked with no network."""
     return web.FileResponse(_built("offline.html"), headers={"Cache-Control": REVALIDATE})
@@ -76,8 +70,8 @@ async def _revalidate_the_rest(request: web.Request, response: web.StreamRespons
         response.headers["Cache-Control"] = REVALIDATE
 
 
-def setup(app: web.Application, table: str, *screens: str) -> None:
-    """The shell at the ``table`` screen's path and at each of the other ``screens``, and the files they need."""
+def setup(app: web.Application, *screens: str) -> None:
+    """The shell at each of the ``screens``' paths, and the files they need."""
     if not (DIST / "index.html").is_file():
         log.warning("no build of the web client in %s: serving its source modules (`make setup` builds it)", DIST)
     app.on_response_prepare.append(_revalidate_the_rest)
@@ -85,7 +79,6 @@ def setup(app: web.Application, table: str, *screens: str) -> None:
     app.router.add_get("/offline", offline)
     app.router.add_get("/manifest.webmanifest", manifest)
     app.router.add_get("/static/dist/{name}", hashed)  # before /static/ below: the first match answers
-    app.router.add_get(table, table_page)
     for path in screens:
         app.router.add_get(path, page)
     app.router.add_static("/static", STATIC)

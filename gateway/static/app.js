@@ -8,7 +8,7 @@ import { DEFAULT_DESIGN, DESIGN_IDS, showFigures } from './cards.js';
 import { rulesetLabel } from './catalog.js';
 import { h, mount } from './dom.js';
 import { errorText, initLang, onLangChange, t } from './i18n.js';
-import { createHome } from './lobby.js';
+import { createHome, nameForm } from './lobby.js';
 import { parseProfilePath } from './rankings.js';
 import { registerServiceWorker } from './shell.js';
 // "Sua vez!" on every page: the tables the player sits at, followed over the socket; the top bar's 🔊
@@ -33,6 +33,11 @@ const SCREENS = {
   // "Rever partida": a table's history step by step (/m/<table>/rever)
   replay: () => import('./replay.js').then((m) => (c, r) => m.createReplayScreen(c, r.tableId, r)),
 };
+
+// A table and its replay are a player's: opened with no session (an invitation's first visit), the page
+// asks the name with the lobby's own form and fetches the screen's chunk only behind it, so that the
+// first screen a guest sees costs what the lobby's costs.
+const NAME_FIRST = { table: 'name.needed_for_table', replay: 'replay.name_needed' };
 
 const conn = new Connection();
 const renderTools = () => drawTools(ctx);
@@ -138,6 +143,11 @@ async function route() {
   const app = document.getElementById('app');
   const r = parseRoute();
   const turn = ++routed;
+  if (NAME_FIRST[r.name] && !loadSession()) {
+    showNameFirst(app, NAME_FIRST[r.name]);
+    requestAnimationFrame(() => setTimeout(() => SCREENS[r.name]().catch(() => null))); // after the first paint
+    return;
+  }
   const make = SCREENS[r.name] ? await SCREENS[r.name]() : null;
   if (turn !== routed) return;
   screen?.destroy?.();
@@ -152,6 +162,15 @@ async function route() {
   screen.render();
   if (loadSession()) conn.start();
   ctx.turns.routed();
+}
+
+/** The name form as a screen of its own; a name given, the screen asked is shown. */
+function showNameFirst(app, note) {
+  screen?.destroy?.();
+  const el = h('div', { class: 'name-first' });
+  screen = { el, render: () => mount(el, nameForm(ctx, { title: t('name.title'), note: t(note), onDone: route })) };
+  mount(app, el);
+  screen.render();
 }
 
 function boot() {
@@ -197,7 +216,8 @@ function boot() {
   window.addEventListener('load', () => { showFigures(); screen?.render(); }, { once: true });
   // who this device is (an account's cookie outlives the page) before the first screen
   const asked = api.me().catch(() => null).finally(renderTools);
-  SCREENS[parseRoute().name]?.(); // the first screen's chunk fetched while the rulesets are asked
+  const first = parseRoute().name;
+  if (!(NAME_FIRST[first] && !loadSession())) SCREENS[first]?.(); // the first screen's chunk, while the rulesets are asked
   loadCatalog(asked);
   registerServiceWorker(); // the page installable, and a clear page when offline
 }

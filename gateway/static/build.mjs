@@ -46,7 +46,7 @@ function entryNames(metafile) {
 }
 
 /**
- * The chunks a module of the build (an entry, or a screen app.js imports later) needs before it runs:
+ * The chunks an entry of the build needs before it runs:
  * asked beside the page, not each after its importer is read.
  */
 function closure(metafile, module) {
@@ -63,16 +63,15 @@ function closure(metafile, module) {
 
 /**
  * A page of the build from its source (index.html, offline.html): the hashed names of its scripts and
- * style sheets, and the chunks they need preloaded — with those of `screen` (a module app.js imports
- * when the page's address is that screen's) when given.
+ * style sheets, and the chunks the entry needs preloaded.
  */
-function page(source, names, metafile, screen) {
+function page(source, names, metafile) {
   let html = readFileSync(join(STATIC, source), 'utf8');
   for (const [entry, built] of Object.entries(names)) {
     html = html.replaceAll(`/static/${entry}`, `/static/dist/${built}`);
   }
   if (!html.includes('<script')) return html;
-  const chunks = new Set([...closure(metafile, 'app.js'), ...(screen ? closure(metafile, screen) : [])]);
+  const chunks = new Set(closure(metafile, 'app.js'));
   chunks.delete(names['app.js']);
   const links = [...chunks].map((c) => `  <link rel="modulepreload" href="/static/dist/${c}">\n`).join('');
   return html.replace('</head>', `${links}</head>`);
@@ -117,8 +116,6 @@ async function finish(result) {
   const files = Object.keys(result.metafile.outputs).map((out) => basename(out));
   writeFileSync(join(DIST, 'index.html'), page('index.html', names, result.metafile));
   writeFileSync(join(DIST, 'offline.html'), page('offline.html', names, result.metafile));
-  // an invitation link opens a table: its shell asks the table screen's chunks at once
-  writeFileSync(join(DIST, 'table.html'), page('index.html', names, result.metafile, 'table.js'));
   await serviceWorker(files);
   compress(DIST);
 }

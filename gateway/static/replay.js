@@ -9,7 +9,6 @@ import { api } from './api.js';
 import { rulesetOf } from './catalog.js';
 import { h, keepFocus, mount } from './dom.js';
 import { errorText, t } from './i18n.js';
-import { nameForm } from './lobby.js';
 import { allHands, viewerLine } from './replayviews.js';
 import { playSound } from './sfx.js';
 import { animate, captureRects } from './table/animate.js';
@@ -157,11 +156,6 @@ export function createReplayScreen(ctx, tableId, { match = 0, relato = '', momen
   function render() {
     if (destroyed) return;
     document.title = `${t('replay.title')} · ${t('app.title')}`;
-    if (!ctx.session()) {
-      regions = null;
-      mount(el, nameForm(ctx, { title: t('name.title'), note: t('replay.name_needed'), onDone: () => { render(); load(); } }));
-      return;
-    }
     if (error) {
       regions = null;
       mount(el, h('section', { class: 'panel', testid: 'replay-error' },
@@ -201,7 +195,7 @@ export function createReplayScreen(ctx, tableId, { match = 0, relato = '', momen
   }
 
   document.addEventListener('keydown', onKey);
-  if (ctx.session()) load();
+  load();
 
   return {
     el,

@@ -8,7 +8,6 @@ import { rulesetOf } from './catalog.js';
 import { SEAT_REFUSALS } from './competitive.js';
 import { h, keepFocus, mount } from './dom.js';
 import { t } from './i18n.js';
-import { nameForm } from './lobby.js';
 import { playSound } from './sfx.js';
 import { animate, captureRects, celebrateMatch, revealRound } from './table/animate.js';
 import { chatSenders, renderChatFrame, renderChatLog } from './table/chat.js';
@@ -151,14 +150,6 @@ export function createTableScreen(ctx, tableId, invitation) {
 
   function render() {
     if (destroyed) return;
-    if (!ctx.session()) {
-      regions = null;
-      mount(el, nameForm(ctx, {
-        title: t('name.title'), note: t('name.needed_for_table'),
-        onDone: () => { subscribe(); render(); },
-      }));
-      return;
-    }
     if (st.unknown) {
       regions = null;
       mount(el, unknownTable());
