@@ -23,7 +23,7 @@ import pytest
 from playwright.async_api import expect
 
 from tests.e2e.conftest import Players
-from tests.e2e.ui import Move, Player, shed_first
+from tests.e2e.ui import Move, Player, overlaps, shed_first
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -69,10 +69,6 @@ LANDED = """() => document.getAnimations().every(
 def angle(felt: dict[str, float], seat: dict[str, float]) -> float:
     """The seat's angle around the felt's centre from the bottom, turning left, up, then right (0 ≤ a < 2π)."""
     return math.atan2(-(seat["x"] - felt["x"]), seat["y"] - felt["y"]) % (2 * math.pi)
-
-
-def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
-    return a["left"] < b["right"] and b["left"] < a["right"] and a["top"] < b["bottom"] and b["top"] < a["bottom"]
 
 
 async def host_ready(player: Player, ruleset: str, seats: int) -> None:

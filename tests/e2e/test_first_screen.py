@@ -39,7 +39,10 @@ async def test_an_invitations_first_screen_asks_only_the_shells_scripts_before_t
 
     bruno = await players.open("Bruno", phone=True)
     await bruno.page.add_init_script("""new MutationObserver((_, o) => {
-        if (document.querySelector('[data-testid="name-form"]')) { window.nameFormAt = performance.now(); o.disconnect(); }
+        if (document.querySelector('[data-testid="name-form"]')) {
+          window.nameFormAt = performance.now();
+          o.disconnect();
+        }
       }).observe(document, { childList: true, subtree: true });""")
     shell = await (await bruno.page.request.get("/")).text()
     own = set(re.findall(r'/static/dist/([^"]+\.js)', shell))

@@ -9,7 +9,7 @@ import pytest
 from playwright.async_api import expect
 
 from tests.e2e.conftest import Players
-from tests.e2e.ui import Move, shed_first
+from tests.e2e.ui import Move, overlaps, shed_first
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -88,6 +88,11 @@ async def test_say_mau_and_choose_a_suit_with_a_jack(players: Players) -> None:
     await expect(entry.last).to_contain_text(re.compile(rf"e pediu \S* ?{SUIT_NAMES[suit]}"))
     await expect(entry.last).to_contain_text('"Mau!"')
     await expect(ana.by("event-log")).not_to_contain_text("de castigo")
+    # the asked suit's mark beside the Jack's printed effect, not over it
+    box = "(e) => e.getBoundingClientRect().toJSON()"
+    mark = await ana.page.locator(".pile-asked").evaluate(box)
+    band = await ana.page.locator(".pile .card-effect").last.evaluate(box)
+    assert not overlaps(mark, band), (mark, band)
     await ana.shot("mau-3-after")
 
 

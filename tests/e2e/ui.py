@@ -94,6 +94,11 @@ Policy = Callable[[dict[str, Any]], Move | None]
 WILDS = re.compile(r"^(J[CDHS]|W|W\+4)$")
 
 
+def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
+    """Whether two of the page's boxes (``getBoundingClientRect``'s left, right, top, bottom) share some area."""
+    return a["left"] < b["right"] and b["left"] < a["right"] and a["top"] < b["bottom"] and b["top"] < a["bottom"]
+
+
 def shed_first(s: dict[str, Any]) -> Move | None:
     """Finish rounds: choose the first suit offered, say the call when offered, play, else draw, else pass."""
     if s["chooser"]:
