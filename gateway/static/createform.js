@@ -17,18 +17,20 @@ function optionControl(ctx, form, redraw, o) {
   const id = `opt-${key}`;
   const current = key in form.values ? form.values[key] : optionDefault(rulesetOf(ctx.catalog, form.ruleset), key);
   const set = (v) => { form.values[key] = v; if (key === 'teams') redraw(); };
-  const hint = o.hint ? h('small', { class: 'muted' }, pick(o.hint)) : null;
+  // what the option does, read with the control (its description), not as part of its name
+  const hint = o.hint ? h('small', { class: 'muted opt-hint', id: `${id}-hint` }, pick(o.hint)) : null;
+  const described = hint ? { 'aria-describedby': `${id}-hint` } : {};
   const kind = control(o);
   if (kind === 'check') {
-    return h('label', { class: 'opt opt-check', for: id },
-      h('input', { id, type: 'checkbox', testid: id, checked: current === o.on,
+    return h('div', { class: 'opt opt-check' },
+      h('input', { id, type: 'checkbox', testid: id, checked: current === o.on, ...described,
         onchange: (e) => set(e.target.checked ? o.on : o.off) }),
-      h('span', {}, pick(o.label)));
+      h('span', {}, h('label', { for: id }, pick(o.label)), hint));
   }
   if (kind === 'number') {
     return h('label', { class: 'opt opt-field', for: id },
       h('span', { class: 'opt-name' }, pick(o.label)),
-      h('input', { id, type: 'number', min: String(o.min), step: '1', inputmode: 'numeric', testid: id,
+      h('input', { id, type: 'number', min: String(o.min), step: '1', inputmode: 'numeric', testid: id, ...described,
         value: form.values[key] ?? '', placeholder: t('create.default'),
         oninput: (e) => set(e.target.value === '' ? null : Number(e.target.value)) }),
       hint);
@@ -36,7 +38,7 @@ function optionControl(ctx, form, redraw, o) {
   const values = o.values.map((x) => x.value);
   return h('label', { class: 'opt opt-field', for: id },
     h('span', { class: 'opt-name' }, pick(o.label)),
-    h('select', { id, testid: id, onchange: (e) => set(values[Number(e.target.value)]) },
+    h('select', { id, testid: id, ...described, onchange: (e) => set(values[Number(e.target.value)]) },
       values.map((v, i) => h('option', { value: String(i), selected: v === current }, valueText(o, v)))),
     hint);
 }

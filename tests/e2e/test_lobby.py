@@ -120,3 +120,17 @@ async def test_my_tables_say_whom_each_table_is_with(players: Players) -> None:
     row = ana.by(f"my-table-{table_id}")
     await expect(row).to_contain_text("Clássico 52")
     await expect(row.get_by_test_id("my-table-with")).to_have_text(f"com {', '.join(bots)}")
+
+
+async def test_a_house_rule_says_what_it_does_under_its_checkbox(players: Players) -> None:
+    ana = await players.open("Ana", phone=True)
+    await at_home(ana)
+    await ana.by("ruleset-classic32").click()
+    await ana.by("house-rules-toggle").click()
+    special = ana.by("opt-ace_with_company")
+    await expect(special).to_have_accessible_description(re.compile("A segunda carta tem de servir"))
+    await expect(ana.page.locator(".opt-hint", has_text="A segunda carta tem de servir")).to_be_visible()
+    name_before = await special.evaluate("(e) => e.labels[0].textContent")
+    await ana.page.get_by_text(name_before, exact=True).click()  # the label still ticks its box
+    await expect(special).to_be_checked()
+    await ana.shot("lobby-house-rules-phone", full_page=False)
