@@ -10,7 +10,7 @@ them as the projector projects them (``record``, a transaction per 2,000 matches
 projection's speed is measured there). Then ranking pages of every
 ruleset, category and period, by wins and by XP (first pages mostly, deeper ones too) are read
 as the gateway reads them. One JSON line: the matches, projected matches per second, the bulk
-load's rows per second, ranking query p50/p99, and beside them what bounds them on this machine:
+load's seconds and rows per second, ranking query p50/p99, and beside them what bounds them on this machine:
 a round trip of ``SELECT 1`` through the same driver, and the seconds a 10-million-step Python
 loop takes.
 """
@@ -249,7 +249,7 @@ async def bench(matches: int, queries_run: int, database_url: str, seed: int, no
     return {"matches": matches, "accounts": ACCOUNTS, "database": database_url.split(":", 1)[0],
             "query_p50_ms": _percentile(spent, 50), "query_p99_ms": _percentile(spent, 99), "queries": queries_run,
             "project_per_s": round(projected / seconds),
-            "bulk_rows_per_s": round(loaded / bulk_seconds) if loaded else None,
+            "bulk_s": round(bulk_seconds, 1), "bulk_rows_per_s": round(loaded / bulk_seconds) if loaded else None,
             "select_1_p50_ms": _percentile(trips, 50),
             "python_10m_loop_s": loop_seconds()}
 
