@@ -166,7 +166,7 @@ const escapeText = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').r
  * are 18 of the card's 100 units, bold: 9–10 px on a phone's 52 px hand card, where 13 gave 7.
  */
 function effectBand(text) {
-  const fit = text.length > 7 ? ' textLength="70" lengthAdjust="spacingAndGlyphs"' : '';
+  const fit = text.length > 6 ? ' textLength="70" lengthAdjust="spacingAndGlyphs"' : '';
   return '<g class="card-effect"><rect x="3" y="112.5" width="76" height="24" rx="4" fill="#1b1b1b" fill-opacity=".9"/>'
     + `<text x="41" y="130.5" font-size="18" font-weight="700" text-anchor="middle" ${SANS} fill="#ffffff"${fit}>${escapeText(text)}</text></g>`;
 }

@@ -91,3 +91,31 @@ async def test_the_cards_of_the_hand_are_named_in_pt_br(players: Players) -> Non
     for name in hand:
         spoken = f"{PT_NUMBERS[name[:-1]]} de {PT_SUITS[name[-1]]}"
         await expect(ana.card(name)).to_have_attribute("aria-label", spoken)
+
+
+async def test_every_effect_the_catalog_prints_fits_inside_its_band(players: Players) -> None:
+    """Each ruleset's effect words, in both languages, drawn as the client draws them: no letter past the band."""
+    ana = await players.open("Ana")
+    await ana.page.goto("/")
+    catalog = await (await ana.page.request.get("/api/rulesets")).json()
+    effects = [e for r in catalog["rulesets"] for e in r["effects"].values()]
+    effects += [e for r in catalog["rulesets"] for by_value in r.get("option_effects", {}).values()
+                for by_kind in by_value.values() for e in by_kind.values()]
+    words = {label for effect in effects if effect for label in effect.values()}
+    assert len(words) > 10, words
+    overflowing = await ana.page.evaluate("""async (words) => {
+        const { cardSVG } = await import('/static/cards.js');
+        const out = [];
+        for (const word of words) {
+          const box = document.createElement('div');
+          box.style.width = '100px';
+          box.innerHTML = cardSVG('9H', 'classic', { effect: word });
+          document.body.append(box);
+          const band = box.querySelector('.card-effect rect').getBoundingClientRect();
+          const text = box.querySelector('.card-effect text').getBoundingClientRect();
+          if (text.left < band.left || text.right > band.right) out.push([word, text.width, band.width]);
+          box.remove();
+        }
+        return out;
+    }""", sorted(words))
+    assert overflowing == [], overflowing
