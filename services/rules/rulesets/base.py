@@ -46,9 +46,10 @@ HOUSE_OPTIONS: dict[str, tuple[Any, ...] | None] = {
 class Ruleset:
     """The hooks every ruleset provides. Instances are immutable once built."""
 
-    name = ""
+    name: ClassVar[str] = ""
     family: Family = FRENCH
-    min_seats, max_seats = 2, 4
+    min_seats: ClassVar[int] = 2
+    max_seats: ClassVar[int] = 4
     default_hand = 5
     announce_mode = AUTOMATIC
     draw_anytime = True  # a player may draw while holding a playable card

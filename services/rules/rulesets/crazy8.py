@@ -41,9 +41,10 @@ EIGHTS = replace(FRENCH, chooser=R8)
 class Crazy8(Ruleset):
     """OpenSpiel's ``crazy_eights`` (defaults): the 8 wild, up to 5 draws a turn, penalties, one deal a match."""
 
-    name = "crazy8"
+    name: ClassVar[str] = "crazy8"
     family = EIGHTS
-    min_seats, max_seats = 2, 15
+    min_seats: ClassVar[int] = 2
+    max_seats: ClassVar[int] = 15
     default_hand = 5
     after_draw_any = True  # after a draw any valid card of the hand
     random_first = True  # OpenSpiel draws the dealer; the seat after it plays first

@@ -103,9 +103,9 @@ class French(Ruleset):
 class Classic32(French):
     """Seed 000: 32 cards, no Jack on Jack, draw any time, automatic "Mau", collect points."""
 
-    name = "classic32"
+    name: ClassVar[str] = "classic32"
     low_rank = R7
-    max_seats = 8  # the site seats 2-4; "com mais de cinco pessoas, juntam-se dois baralhos"
+    max_seats: ClassVar[int] = 8  # the site seats 2-4; "com mais de cinco pessoas, juntam-se dois baralhos"
     clockwise = False  # "o jogo anda para a direita": to each player's right hand
     defaults: ClassVar[dict[str, Any]] = {"jack_on_jack": False}
     extra_options: ClassVar[dict[str, tuple[Any, ...] | None]] = {"scoring": ("collect", "against")}
@@ -142,8 +142,8 @@ class Classic32(French):
 class Classic52(French):
     """Seed 003: Jacks wild, draw only without a play, "Mau"/"Mau Mau" challenged, lowest total wins."""
 
-    name = "classic52"
-    max_seats = 10
+    name: ClassVar[str] = "classic52"
+    max_seats: ClassVar[int] = 10
     clockwise = True  # seed 003: "o jogo avança no sentido horário"
     announce_mode = CHALLENGE_MODE
     draw_anytime = False
@@ -210,8 +210,8 @@ class Classic52(French):
 class Candeias(French):
     """Seed 004: two decks, specials A 7 8 J Q K, burns, doubles, quick actions, five rounds."""
 
-    name = "candeias"
-    max_seats = 5
+    name: ClassVar[str] = "candeias"
+    max_seats: ClassVar[int] = 5
     default_hand = 6
     after_draw_any = True
     has_burns = True
