@@ -11,7 +11,7 @@ everywhere calls them (``engine``).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from services.rules.actions import PLAY, Action, takes_choice
 from services.rules.cards import CARD_SPACE, FRENCH, RJ, Card, Family, Seat, Suit, rank
@@ -30,7 +30,9 @@ class OptionError(ValueError):
     """A table option this ruleset does not have, or a value it does not take."""
 
 
-AUTOMATIC, CHALLENGE_MODE, NEXT_PLAYER = "automatic", "challenge", "next_player"
+AUTOMATIC: Final = "automatic"
+CHALLENGE_MODE: Final = "challenge"
+NEXT_PLAYER: Final = "next_player"
 
 # Options every ruleset takes: name -> allowed values (None: any positive whole number)
 PLATFORM_OPTIONS: dict[str, tuple[Any, ...] | None] = {"turn_seconds": None, "target_points": None}
