@@ -50,7 +50,7 @@ pytestmark = pytest.mark.drill
 ROOT = Path(__file__).resolve().parents[1]
 IMAGE = "localhost/maumau-online:dev"
 READY_SECONDS = 300  # a first start on a loaded machine; the waits end as soon as the probes answer
-MATCH_SECONDS = 900  # a bot match at the manifests' pace (MAUMAU_BOT_THINK_SECONDS's 1.2 s a move)
+MATCH_SECONDS = 1800  # a bot match at the manifests' pace (1.2 s a move): 68 s to over 6 min here
 SIGNING_SECRET = "maumau-signing-key"  # deploy/README.md: made outside the manifests, as here
 
 
@@ -239,21 +239,21 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
     (subnet,) = json.loads(_podman("network", "inspect", network).stdout)[0]["subnets"]
     play = plan(render(), subnet["subnet"], subnet["gateway"], {SIGNING_SECRET: _signing_secret(folder)})
     forward = Forward(subnet["gateway"], (db.host, db.port))
+    # The dev Secret's user and the ConfigMap's database, made afresh (trust on the test server's loopback).
+    user = base64.b64decode(json.loads(play.secrets["maumau-database"])["username"]).decode()
+    (config,) = [d for d in play.documents if d["kind"] == "ConfigMap"
+                 and d["metadata"]["name"].startswith("maumau-database")]
+    database = config["data"]["POSTGRES_DB"]
     try:
         for name, content in play.secrets.items():
             path = folder / name
             path.write_bytes(content)
             _podman("secret", "create", name, str(path))
             path.unlink()
-        # The dev Secret's user and the ConfigMap's database, made afresh (trust on the test server's loopback).
-        user = base64.b64decode(json.loads(play.secrets["maumau-database"])["username"]).decode()
-        (config,) = [d for d in play.documents if d["kind"] == "ConfigMap"
-                     and d["metadata"]["name"].startswith("maumau-database")]
-        name = config["data"]["POSTGRES_DB"]
-        _psql(db, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        _psql(db, f"DROP DATABASE IF EXISTS {database} WITH (FORCE)")
         _psql(db, f"DO $$BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '{user}') "
                   f"THEN CREATE ROLE {user} LOGIN; END IF; END$$")
-        _psql(db, f"CREATE DATABASE {name} OWNER {user}")
+        _psql(db, f"CREATE DATABASE {database} OWNER {user}")
         forward.start()
         manifest = folder / "dev.yaml"
         manifest.write_text(yaml.safe_dump_all(play.documents), encoding="utf-8")
@@ -270,13 +270,16 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
         _podman("kube", "down", str(folder / "dev.yaml"), check=False)
         for pod in play.pods:
             _podman("pod", "rm", "--force", pod.name, check=False)
-        for volume in [d["metadata"]["name"] for d in play.documents
-                       if d["kind"] in ("PersistentVolumeClaim", "ConfigMap")]:  # a ConfigMap mounted is a volume
+        # podman 4.3 makes a volume of a claim, of a ConfigMap mounted, and of an emptyDir (by its name)
+        volumes = {d["metadata"]["name"] for d in play.documents if d["kind"] in ("PersistentVolumeClaim", "ConfigMap")}
+        volumes |= {v["name"] for pod in play.pods for v in pod.spec.get("volumes", []) if "emptyDir" in v}
+        for volume in sorted(volumes):
             _podman("volume", "rm", "--force", volume, check=False)
         for name in play.secrets:
             _podman("secret", "rm", name, check=False)
         _podman("network", "rm", "--force", network, check=False)
         forward.stop()
+        _psql(db, f"DROP DATABASE IF EXISTS {database} WITH (FORCE)")
 
 
 def _containers(play: Play) -> list[tuple[Pod, dict[str, Any]]]:
