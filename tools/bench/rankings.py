@@ -20,12 +20,10 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
-import multiprocessing
 import random
 import statistics
 import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime, timedelta
 from operator import itemgetter
 from pathlib import Path
@@ -170,43 +168,35 @@ def _in_key_order(summed: Gains) -> list[tuple[Any, ...]]:
     return [(*group, *row) for group in sorted(groups) for row in sorted(groups[group])]
 
 
-_summed: Gains = {}  # in the worker process (``_made``): every total of the bulk's matches, summed as they are made
-
-
-def _made(seed: int, start: int, stop: int, now: datetime) -> tuple[tuple[str, ...], list[tuple[Any, ...]]]:
-    """The seats of matches ``start`` … ``stop`` − 1 (their columns, their rows), their gains added to ``_summed``:
-    in a process of its own, so that the Python making them runs on the other core while the database (and the
-    driver's encoding) takes the last chunk."""
-    seats = [row for n in range(start, stop) for row in seat_rows(*_match(seed, n, now))]
-    add_gains(_summed, seats, zone())
-    columns = tuple(seats[0])
-    return columns, list(map(itemgetter(*columns), seats))
-
-
-def _keyed() -> list[tuple[Any, ...]]:
-    return _in_key_order(_summed)
-
-
 async def _bulk(db: AsyncEngine, first: int, matches: int, seed: int, now: datetime) -> tuple[int, float]:
     """Matches ``first`` … ``matches`` − 1 loaded in bulk into the empty projection: their seats, then every
-    total summed once over all of them, in their primary key's order; the rows and the seconds. The seats are
-    made one chunk ahead in a worker process, which sums their totals too and puts them in order while the
-    seats' index is built (and, on PostgreSQL, while it is loaded)."""
-    loop, rows, started = asyncio.get_running_loop(), 0, time.perf_counter()
+    total summed once over all of them, in their primary key's order; the rows and the seconds. The seats'
+    index is built while their totals are put in order (and, on PostgreSQL, loaded)."""
+    tz, rows, started = zone(), 0, time.perf_counter()
+    summed: Gains = {}
+    columns: tuple[str, ...] = ()
+
+    def made(start: int) -> list[tuple[Any, ...]]:
+        """The seats of the next chunk, their gains summed: in a thread, while the database takes the last."""
+        nonlocal columns
+        seats = [row for n in range(start, min(start + CHUNK // 3, matches))
+                 for row in seat_rows(*_match(seed, n, now))]
+        columns = columns or tuple(seats[0])
+        add_gains(summed, seats, tz)
+        return list(map(itemgetter(*columns), seats))
+
     seats_indexes, totals_indexes = await _dropped(db, seats_played), await _dropped(db, totals)
-    starts = range(first, matches, CHUNK // 3)
-    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as worker:  # one: it keeps the sums
-        ahead = [loop.run_in_executor(worker, _made, seed, s, min(s + CHUNK // 3, matches), now) for s in starts[:1]]
-        for i in range(len(starts)):
-            columns, chunk = await ahead.pop()
-            if i + 1 < len(starts):
-                stop = min(starts[i + 1] + CHUNK // 3, matches)
-                ahead.append(loop.run_in_executor(worker, _made, seed, starts[i + 1], stop, now))
-            await _load(db, seats_played, columns, chunk)
-            rows += len(chunk)
-        ordering = loop.run_in_executor(worker, _keyed)
-        building = asyncio.create_task(_built(db, seats_indexes))
-        keyed = await ordering
+    loading: asyncio.Task[None] | None = None
+    for start in range(first, matches, CHUNK // 3):
+        chunk = await asyncio.to_thread(made, start)
+        if loading is not None:
+            await loading
+        loading = asyncio.create_task(_load(db, seats_played, columns, chunk))
+        rows += len(chunk)
+    if loading is not None:
+        await loading
+    building = asyncio.create_task(_built(db, seats_indexes))
+    keyed = await asyncio.to_thread(_in_key_order, summed)
     if db.dialect.name != "postgresql":  # one writer at a time
         await building
     for start in range(0, len(keyed), CHUNK):
