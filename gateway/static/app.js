@@ -38,6 +38,8 @@ const SCREENS = {
 // asks the name with the lobby's own form and fetches the screen's chunk only behind it, so that the
 // first screen a guest sees costs what the lobby's costs.
 const NAME_FIRST = { table: 'name.needed_for_table', replay: 'replay.name_needed' };
+/** What the screen `name` asks first (the name form's note), or '' when it may be shown at once. */
+const nameFirst = (name) => (loadSession() ? '' : NAME_FIRST[name] || '');
 
 const conn = new Connection();
 const renderTools = () => drawTools(ctx);
@@ -143,8 +145,9 @@ async function route() {
   const app = document.getElementById('app');
   const r = parseRoute();
   const turn = ++routed;
-  if (NAME_FIRST[r.name] && !loadSession()) {
-    showNameFirst(app, NAME_FIRST[r.name]);
+  const note = nameFirst(r.name);
+  if (note) {
+    showNameFirst(app, note);
     requestAnimationFrame(() => setTimeout(() => SCREENS[r.name]().catch(() => null))); // after the first paint
     return;
   }
@@ -217,7 +220,7 @@ function boot() {
   // who this device is (an account's cookie outlives the page) before the first screen
   const asked = api.me().catch(() => null).finally(renderTools);
   const first = parseRoute().name;
-  if (!(NAME_FIRST[first] && !loadSession())) SCREENS[first]?.(); // the first screen's chunk, while the rulesets are asked
+  if (!nameFirst(first)) SCREENS[first]?.(); // the first screen's chunk, while the rulesets are asked
   loadCatalog(asked);
   registerServiceWorker(); // the page installable, and a clear page when offline
 }
