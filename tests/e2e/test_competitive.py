@@ -17,7 +17,6 @@ import contextlib
 import os
 import re
 import secrets
-import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -33,8 +32,6 @@ from tests.e2e.test_rankings import fits, ranking_row_until, register
 from tests.e2e.ui import STEP_TIMEOUT_MS, Player, shed_first
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
-
-PROJECTED_S = 20  # the projector writes a finished match's rows (and the penalty) a moment after the events
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="session")
@@ -59,16 +56,14 @@ def from_address(address: str) -> dict[str, Any]:
 
 async def shows_after_projection(player: Player, target: Locator, text: str | re.Pattern[str]) -> None:
     """``target`` shows ``text``, the page loaded again until the projection has it."""
-    deadline = time.monotonic() + PROJECTED_S
-    while True:
+    async def shown() -> bool:
         try:
             await expect(target).to_have_text(text, timeout=2_000)
-            return
         except AssertionError:
-            if time.monotonic() > deadline:
-                await player.shot(f"competitive-missing-{player.name}")
-                raise
-        await player.page.reload()
+            return False
+        return True
+
+    await player.reload_until(shown, str(text))
 
 
 async def contest(people: list[Player]) -> None:

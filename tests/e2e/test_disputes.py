@@ -8,7 +8,6 @@ from __future__ import annotations
 import io
 import re
 import secrets
-import time
 
 import pytest
 from playwright.async_api import expect
@@ -20,21 +19,10 @@ from tests.e2e.ui import Player
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
-PROJECTED_S = 20  # the projector writes a dispute's row a moment after its event
-
-
 async def reload_until(player: Player, testid: str, pattern: str) -> None:
     """The page shows ``pattern`` in ``testid``, loaded again until the projection has it."""
-    deadline = time.monotonic() + PROJECTED_S
-    while True:
-        target = player.by(testid).filter(has_text=re.compile(pattern))
-        if await target.count():
-            return
-        if time.monotonic() > deadline:
-            await player.shot(f"disputes-missing-{testid}")
-            raise AssertionError(f"{player.name}: no {testid} with {pattern!r} after {PROJECTED_S} s")
-        await player.page.wait_for_timeout(500)
-        await player.page.reload()
+    target = player.by(testid).filter(has_text=re.compile(pattern))
+    await player.reload_until(lambda: target.count(), f"{testid} with {pattern!r}")
 
 
 async def test_a_report_is_upheld_by_staff_at_its_moment_and_the_player_reads_the_note(players: Players) -> None:

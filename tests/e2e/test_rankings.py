@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 import secrets
-import time
 
 import pytest
 from playwright.async_api import expect
@@ -27,7 +26,6 @@ from tests.e2e.ui import STEP_TIMEOUT_MS, Player
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 PASSWORD = "baralho-de-32"
-PROJECTED_S = 20  # the projector writes a finished match's rows a moment after its last event
 
 
 async def register(player: Player) -> None:
@@ -48,21 +46,16 @@ async def fits(player: Player, screen: str) -> None:
 
 async def ranking_row_until(player: Player, name: str, *, avatar: str | None = None) -> None:
     """The ranking shown lists ``name`` (with ``avatar``), loaded again until the projection has it."""
-    deadline = time.monotonic() + PROJECTED_S
     row = player.by("ranking-row").filter(has=player.page.get_by_role("link", name=name, exact=True))
-    while True:
+
+    async def shown() -> bool:
         await expect(player.by("ranking-page").locator("[data-testid=ranking-rows], [data-testid=ranking-empty]")
                      ).to_be_visible()
-        shown = await row.count() == 1
-        if shown and avatar is not None:
-            shown = await row.locator(".avatar").get_attribute("data-avatar") == avatar
-        if shown:
-            return
-        if time.monotonic() > deadline:
-            await player.shot(f"rankings-missing-{player.name}")
-            raise AssertionError(f"{player.name}: {name} is not in the ranking after {PROJECTED_S} s")
-        await player.page.wait_for_timeout(500)
-        await player.page.reload()
+        if await row.count() != 1:
+            return False
+        return avatar is None or await row.locator(".avatar").get_attribute("data-avatar") == avatar
+
+    await player.reload_until(shown, f"{name} in the ranking")
 
 
 async def test_an_official_match_moves_the_ranking_and_shows_in_the_profiles(players: Players) -> None:

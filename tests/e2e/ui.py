@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,12 +20,18 @@ from playwright.async_api import BrowserContext, ConsoleMessage, Locator, Page, 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
+from services.runtime.backoff import pauses
+
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / ".data" / "e2e-screenshots"
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 STEP_TIMEOUT_MS = 15_000  # one step of a person: a click answered, a screen shown
 TURN_TIMEOUT_MS = 30_000  # the bots' turns between two of ours
+# The projector runs at a lower CPU priority (services/runtime/supervisor.py): on two cores crowded by
+# three browsers it writes a row seconds after its event, and a page loaded again every half second
+# crowds it more; so the reloads space out and the wait is long.
+PROJECTED_S = 60
 
 # Runs before the client's own scripts in every page of a context. The listener is added in
 # the constructor, before the client's `onmessage`; it records on a later task, so when a
@@ -219,6 +225,18 @@ class Player:
         path = SHOTS / f"{name}.png"
         await self.page.screenshot(path=str(path), full_page=full_page, animations="disabled")
         return path
+
+    async def reload_until(self, shown: Callable[[], Awaitable[bool]], what: str) -> None:
+        """``shown()`` holds, the page loaded again, less and less often, until the projection has it."""
+        deadline = time.monotonic() + PROJECTED_S
+        for pause in pauses(0.5, 4.0):
+            if await shown():
+                return
+            if time.monotonic() > deadline:
+                await self.shot(f"missing-{re.sub(r'[^0-9A-Za-z]+', '-', what)}-{self.name}")
+                raise AssertionError(f"{self.name}: {what} not shown after {PROJECTED_S} s")
+            await self.page.wait_for_timeout(pause * 1000)
+            await self.page.reload()
 
     # -- the socket, as the client handled it ------------------------------------------------
 
