@@ -69,7 +69,7 @@ async def test_no_console_errors_on_any_screen(players: Players) -> None:
     vera = await players.open("Vera")
     await vera.page.goto(f"/m/{table_id}")
     await vera.enter()
-    await expect(vera.by("spectator-notice")).to_be_visible()
+    await expect(vera.by("spectator-hand")).to_be_visible()
     await ana.by("home-link").click()
     await expect(ana.by(f"my-table-{table_id}")).to_be_visible()
     await ana.by(f"my-table-{table_id}").locator("a").click()

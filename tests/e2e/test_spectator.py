@@ -41,6 +41,7 @@ async def test_a_spectator_sees_no_hand_has_no_buttons_and_cannot_chat(players: 
     await ana.start()
     await expect(vera.by("game")).to_be_visible()
     await expect(vera.by("spectator-hand")).to_be_visible()
+    await expect(vera.page.get_by_text("Você está assistindo")).to_have_count(1)  # said once, in the hand's place
     await expect(vera.by("opponents").locator(".opponent")).to_have_count(2)  # both seats, backs only
     await expect(vera.by("opponent-count-0")).to_contain_text("5")  # Ana has not acted yet
     await expect(vera.by("opponent-count-1")).to_contain_text(re.compile(r"^\d+"))

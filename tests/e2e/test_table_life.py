@@ -45,7 +45,7 @@ async def test_a_declined_rematch_is_closed_for_everyone(players: Players) -> No
     bia = await players.open("Bia")  # the table is under way: she watches
     await bia.page.goto(link)
     await bia.enter()
-    await expect(bia.by("spectator-notice")).to_be_visible()
+    await expect(bia.by("spectator-hand")).to_be_visible()
 
     await ana.play_round()
     await expect(ana.by("match-winner")).to_be_visible()

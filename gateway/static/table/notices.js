@@ -19,7 +19,8 @@ export function renderNotices(p) {
         h('div', { class: 'row' },
           h('button', { class: 'btn btn-primary', type: 'button', testid: 'btn-join', 'data-focus': 'join', onclick: p.join }, t('join.sit')),
           h('button', { class: 'btn btn-ghost', type: 'button', testid: 'btn-watch', onclick: () => p.set({ joinDismissed: true }) }, t('join.watch')))));
-    } else if (!info.creator || info.status !== 'lobby') {
+    } else if (info.status === 'lobby' ? !info.creator : !view) {
+      // once the felt is shown, the line in the hand's place says it (game.js): not twice on a phone
       items.push(h('p', { class: 'notice', testid: 'spectator-notice' }, p.invitation || info.status !== 'lobby' ? t('join.watching') : t('join.no_invite')));
     }
   }
