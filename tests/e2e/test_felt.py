@@ -314,6 +314,34 @@ async def test_the_phone_shows_the_table_the_hand_and_the_actions_on_one_screen(
     assert buttons, "no action button was ever shown"
 
 
+def hoard(s: dict[str, Any]) -> Move | None:
+    """Keep every card: choose, draw, pass; play only when nothing else is allowed."""
+    if s["chooser"]:
+        return ("choose", s["chooser"][0])
+    if s["draw"]:
+        return ("draw", "")
+    if s["pass"]:
+        return ("pass", "")
+    return ("card", s["playable"][0]) if s["playable"] else None
+
+
+async def test_a_hand_wider_than_the_phone_shades_the_ends_that_hide_cards(players: Players) -> None:
+    ana = await players.open("Ana", phone=True)
+    await host_ready(ana, "classic32", 2)
+    while len((s := await ana.wait_actionable())["hand"]) < 9:  # 8 fit a phone; the 9th scrolls
+        assert not s["review"], f"the round ended before the hand grew to 9 cards: {s['hand']}"
+        move = hoard(s)
+        assert move, s
+        await ana.do(move)
+    hand, wrap = ana.by("hand"), ana.page.locator(".hand-wrap")
+    await expect(wrap).to_have_class(re.compile(r"\bmore-right\b"))  # as dealt: from the first card
+    await expect(wrap).not_to_have_class(re.compile(r"\bmore-left\b"))
+    await ana.shot("felt-phone-hand-scrolls", full_page=False)
+    await hand.evaluate("h => h.scrollTo({ left: h.scrollWidth })")
+    await expect(wrap).to_have_class(re.compile(r"\bmore-left\b"))
+    await expect(wrap).not_to_have_class(re.compile(r"\bmore-right\b"))
+
+
 async def test_the_phone_turned_sideways_shows_the_felt_and_the_hand(players: Players) -> None:
     ana = await players.open("Ana", phone=True, viewport={"width": 844, "height": 390})
     await host_ready(ana, "classic32", 4)

@@ -60,10 +60,22 @@ export function renderHand(p) {
     class: `hand${p.st.doubleMode ? ' double-mode' : ''}${ace ? ' companion-mode' : ''}`, testid: 'hand', role: 'group', 'aria-label': t('table.my_hand'),
     style: { '--n': String(cards.length) }, // how much the cards overlap (styles.css)
     onkeydown: (e) => moveFocus(container, e),
+    onscroll: () => markHiddenEnds(wrap, container),
   }, cards);
-  return h('div', { class: 'hand-wrap' },
+  const wrap = h('div', { class: 'hand-wrap' },
     h('h2', { class: 'sr-only' }, t('table.my_hand')),
     container);
+  // laid out, then at every change of width (a phone turned): the first call comes once it is on screen
+  new ResizeObserver(() => markHiddenEnds(wrap, container)).observe(container);
+  return wrap;
+}
+
+/** A hand wider than the screen scrolls: each end that hides cards is shaded, with an arrow, so the player knows. */
+export function markHiddenEnds(wrap, hand) {
+  const left = hand.scrollLeft > 1;
+  const right = hand.scrollLeft + hand.clientWidth < hand.scrollWidth - 1;
+  wrap.classList.toggle('more-left', left);
+  wrap.classList.toggle('more-right', right);
 }
 
 /** A render that takes away the focused card (it was played): the focus stays on the hand, at the same place. */
