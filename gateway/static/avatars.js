@@ -68,19 +68,28 @@ export function nameColour(name = '') {
   return PLAIN[hash % PLAIN.length];
 }
 
-/** The avatar `id` as SVG markup (the plain silhouette for '' or an unknown id, coloured by `name`). */
-export function avatarSVG(id, name = '') {
+const PERSON = '<circle cx="32" cy="25" r="11" fill="#fff" fill-opacity=".9"/>'
+  + '<path d="M12 56c2-12 10-17 20-17s18 5 20 17" fill="#fff" fill-opacity=".9"/>';
+// a bot is seen as one at a glance, around the felt as in the lists: a robot's head, not a person's
+const ROBOT = '<path d="M32 21v-6" stroke="#fff" stroke-width="3" stroke-linecap="round"/><circle cx="32" cy="13" r="3.5" fill="#fff"/>'
+  + '<rect x="16" y="21" width="32" height="26" rx="7" fill="#fff" fill-opacity=".92"/>'
+  + '<rect x="10" y="29" width="5" height="10" rx="2" fill="#fff" fill-opacity=".92"/>'
+  + '<rect x="49" y="29" width="5" height="10" rx="2" fill="#fff" fill-opacity=".92"/>'
+  + `<circle cx="25" cy="32" r="4" fill="${INK}"/><circle cx="39" cy="32" r="4" fill="${INK}"/>`
+  + `<rect x="24" y="40" width="16" height="3" rx="1.5" fill="${INK}"/>`;
+
+/** The avatar `id` as SVG markup; for '' or an unknown id, a silhouette (a robot's for a `bot`) in a colour of `name`. */
+export function avatarSVG(id, name = '', bot = false) {
   const a = BY_ID.get(id);
   const body = a
     ? `<circle cx="32" cy="32" r="32" fill="${a.bg}"/>${a.art}`
-    : `<circle cx="32" cy="32" r="32" fill="${nameColour(name)}"/><circle cx="32" cy="25" r="11" fill="#fff" fill-opacity=".9"/>`
-      + '<path d="M12 56c2-12 10-17 20-17s18 5 20 17" fill="#fff" fill-opacity=".9"/>';
+    : `<circle cx="32" cy="32" r="32" fill="${nameColour(name)}"/>${bot ? ROBOT : PERSON}`;
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64" focusable="false" aria-hidden="true">`
     + `${body}</svg>`;
 }
 
 /** An avatar on screen (decorative: the name is always written beside it). `size`: 'sm', 'md' or 'lg'. */
-export function avatarEl(id, name, size = 'sm') {
-  return h('span', { class: `avatar avatar-${size}`, 'aria-hidden': 'true', html: avatarSVG(id, name),
-    dataset: { avatar: isAvatar(id) ? id : '' } });
+export function avatarEl(id, name, size = 'sm', bot = false) {
+  return h('span', { class: `avatar avatar-${size}`, 'aria-hidden': 'true', html: avatarSVG(id, name, bot),
+    dataset: { avatar: isAvatar(id) ? id : bot ? 'robot' : '' } });
 }

@@ -115,6 +115,9 @@ async def test_the_seats_sit_around_the_felt_in_play_order(players: Players, rul
     await ana.shot(f"felt-{ruleset}-{seats}-{'phone' if phone else 'desktop'}", full_page=False)
     assert_around_the_felt(await ana.page.evaluate(SEATS), bottom=0, clockwise=clockwise)
     await expect(ana.by("my-seat")).to_contain_text("Você")
+    # the bots' seats show a robot, hers a person
+    await expect(ana.by("opponents").locator('.avatar[data-avatar="robot"]')).to_have_count(seats - 1)
+    await expect(ana.by("my-seat").locator(".avatar")).to_have_attribute("data-avatar", "")
 
 
 async def test_a_spectator_sees_the_table_from_seat_0(players: Players) -> None:

@@ -3,20 +3,13 @@
 // table ⚔, each one's chips and XP), the pot and the vote on the one who left, then the last
 // round's board. The order and the ⚔ changes are standings.js's (pure).
 
-import { loadAccount } from '../api.js';
-import { avatarEl } from '../avatars.js';
 import { signed, xpText } from '../competitive.js';
 import { matchStakeLine, renderPenaltyVote } from '../competitiveui.js';
 import { h } from '../dom.js';
 import { getLang, listNames, t } from '../i18n.js';
 import { renderRoundBoard } from './roundboard.js';
+import { seatAvatar } from './seats.js';
 import { stakeChanges, standings } from './standings.js';
-
-/** The avatar a seat shows: this device's account's own for this player, else the plain one of the name. */
-function avatarOf(p, seat, size) {
-  const name = p.st.info.players[seat]?.name || '';
-  return avatarEl(seat === p.me ? (loadAccount()?.avatar || '') : '', name, size);
-}
 
 function reasonLine(p) {
   const { info } = p.st;
@@ -33,7 +26,7 @@ function hero(p) {
   if (!winners.length) return null;
   const you = winners.length === 1 && winners[0] === p.me;
   return h('div', { class: `match-hero${you ? ' match-hero-you' : ''}`, testid: 'match-hero' },
-    h('div', { class: 'match-hero-avatars' }, winners.map((seat) => avatarOf(p, seat, 'lg'))),
+    h('div', { class: 'match-hero-avatars' }, winners.map((seat) => seatAvatar(p, seat, 'lg'))),
     h('p', { class: 'match-winner', testid: 'match-winner' },
       you ? t('match.you_won') : t('match.winner', { names: listNames(winners.map(p.nameOf)), n: winners.length })));
 }
@@ -86,7 +79,7 @@ function standingsList(p) {
     dataset: { place: String(r.place), seat: String(r.seat) },
   },
   h('span', { class: 'standing-place', testid: 'standing-place' }, t('match.place', { n: r.place })),
-  avatarOf(p, r.seat, 'sm'),
+  seatAvatar(p, r.seat, 'sm'),
   h('span', { class: 'standing-name' }, p.nameOf(r.seat)),
   points ? h('span', { class: 'standing-score', testid: 'standing-score', dataset: { score: String(r.score) } }, t('match.points', { n: r.score })) : null,
   changes && !info.players[r.seat]?.bot ? changeLine(changes[r.seat]) : null)));

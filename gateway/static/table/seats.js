@@ -3,6 +3,7 @@
 // their count, points, dealer, a missed call (and its challenge). The viewer's own seat is the
 // plate at the bottom; a spectator's bottom seat is seat 0's, drawn like the others.
 
+import { loadAccount } from '../api.js';
 import { avatarEl } from '../avatars.js';
 import { backSVG } from '../cards.js';
 import { turnsClockwise } from '../catalog.js';
@@ -30,9 +31,15 @@ function onTurnNow(info, v, seat) {
   return v.turn === seat && !v.round_over && info.status === 'playing';
 }
 
+/** The avatar a seat shows: this device's account's own for this player, a robot's for a bot, else the plain one of the name. */
+export function seatAvatar(p, seat, size) {
+  const pl = p.st.info.players[seat] || {};
+  return avatarEl(seat === p.me ? (loadAccount()?.avatar || '') : '', pl.name || '', size, Boolean(pl.bot));
+}
+
 /** The avatar in its ring: lit on the seat's turn; `--left` (the timer) empties it at a timed table. */
-function ring(name, on) {
-  return h('span', { class: `seat-ring${on ? ' lit' : ''}` }, avatarEl('', name, 'md'));
+function ring(p, seat, on) {
+  return h('span', { class: `seat-ring${on ? ' lit' : ''}` }, seatAvatar(p, seat, 'md'));
 }
 
 // who dealt: a little deck of two cards, no letter (a "D" says dealer in English only)
@@ -77,7 +84,7 @@ function opponentSeat(p, spot) {
     testid: `opponent-${seat}`, 'data-seat': String(seat), 'aria-label': `${name}: ${t('table.cards', { n: count })}`,
     'aria-current': onTurn ? 'true' : null, style: spotStyle(spot),
   },
-  h('div', { class: 'seat-body' }, ring(name, onTurn),
+  h('div', { class: 'seat-body' }, ring(p, seat, onTurn),
     h('div', { class: 'opp-cards' }, fanBacks(count, p.design),
       h('span', { class: 'opp-count', testid: `opponent-count-${seat}` }, String(count),
         h('span', { class: 'sr-only' }, ` ${t('table.cards', { n: count }).replace(/^\d+\s*/, '')}`)))),
@@ -89,12 +96,11 @@ function opponentSeat(p, spot) {
 /** This player's own place at the bottom of the rim: their hand is drawn under the felt. */
 function mySeatPlate(p) {
   const { info, view: v } = p.st;
-  const pl = info.players[p.me] || {};
   const onTurn = onTurnNow(info, v, p.me);
   return h('div', {
     class: `my-seat${onTurn ? ' on-turn' : ''}`, testid: 'my-seat', 'data-seat': String(p.me),
     'aria-current': onTurn ? 'true' : null,
-  }, ring(pl.name || t('you'), onTurn),
+  }, ring(p, p.me, onTurn),
   h('div', { class: 'my-seat-text' }, h('span', { class: 'opp-name-text' }, t('you')), seatMeta(p, p.me)));
 }
 

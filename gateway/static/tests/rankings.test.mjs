@@ -122,6 +122,9 @@ test('avatars are plain SVG: no style attribute (the CSP), no text, no ids to co
   }
   assert.notEqual(avatarSVG('gato'), avatarSVG('coruja'));
   assert.equal(avatarSVG('', 'Ana'), avatarSVG('nope', 'ANA')); // the plain one, a colour of the name
+  assert.notEqual(avatarSVG('', 'Carmen', true), avatarSVG('', 'Carmen')); // a bot's is a robot, not a person
+  assert.equal(avatarSVG('gato', 'Carmen', true), avatarSVG('gato')); // a drawing chosen is shown as chosen
+  assert.doesNotMatch(avatarSVG('', 'Carmen', true), /style=|<text|\sid=|NaN|undefined/);
   assert.equal(nameColour('Ana'), nameColour('ana'));
   assert.match(nameColour('Zoë'), /^#[0-9a-f]{6}$/);
 });
