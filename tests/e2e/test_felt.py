@@ -318,14 +318,9 @@ async def test_the_phone_shows_the_table_the_hand_and_the_actions_on_one_screen(
 
 
 def hoard(s: dict[str, Any]) -> Move | None:
-    """Keep every card: choose, draw, pass; play only when nothing else is allowed."""
-    if s["chooser"]:
-        return ("choose", s["chooser"][0])
-    if s["draw"]:
-        return ("draw", "")
-    if s["pass"]:
-        return ("pass", "")
-    return ("card", s["playable"][0]) if s["playable"] else None
+    """Keep every card: as ``grow_the_hand``, but pass where it would play."""
+    keep = s["pass"] and not s["chooser"] and not s["draw"]
+    return ("pass", "") if keep else grow_the_hand(s)
 
 
 async def test_a_hand_wider_than_the_phone_shades_the_ends_that_hide_cards(players: Players) -> None:
