@@ -98,6 +98,23 @@ def test_containers_have_a_read_only_root_filesystem() -> None:
         assert container["securityContext"]["readOnlyRootFilesystem"] is True, where
 
 
+def test_secret_volumes_are_readable_by_the_pod_s_user() -> None:
+    """A Secret's files are root's unless the pod names an fsGroup (then the group's, their mode as given): a
+    non-root container reads one only through that group's read bit, or the others' (docs/operations.md)."""
+    secrets = 0
+    for name, workload in WORKLOADS.items():
+        pod = workload["spec"]["template"]["spec"]
+        context = pod["securityContext"]
+        for volume in pod.get("volumes", []):
+            if "secret" not in volume:
+                continue
+            secrets += 1
+            mode = volume["secret"].get("defaultMode", 0o644)
+            by_group = context.get("fsGroup") == context.get("runAsGroup") is not None and mode & 0o040
+            assert by_group or mode & 0o004, f"{name}: {volume['name']} (mode {mode:o}) unreadable by its user"
+    assert secrets, "no Secret volume found: the check checks nothing"
+
+
 def test_app_pods_run_as_the_image_user() -> None:
     (user,) = re.findall(r"^USER (\d+)", (DEPLOY / "Containerfile").read_text(encoding="utf-8"), re.M)
     for name, workload in WORKLOADS.items():
