@@ -104,8 +104,9 @@ image: setup
 		-t $(IMAGE) .
 	@CONTAINERS_CONF=$(CONTAINERS_CONF) podman image inspect --format '$(IMAGE): {{.Size}} bytes' $(IMAGE)
 
-# The drills: tests that build and run real containers, or back up and restore a platform under load
-# (tests/test_restore_drill.py), minutes long, so kept out of `make test`
+# The drills: tests that build and run real containers, back up and restore a platform under load
+# (tests/test_restore_drill.py) or replace every replica of it under load (tests/test_rolling_upgrade.py),
+# minutes long, so kept out of `make test`
 # (pyproject.toml's addopts deselect the `drill` marker); .ci/run runs both.
 drill: setup
 	$(BIN)/pytest -q -m drill

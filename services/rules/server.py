@@ -32,6 +32,7 @@ from services.rules.decider import Event, deal, decide, evolve
 from services.rules.engine import legal_actions, new_match
 from services.rules.errors import RuleError
 from services.rules.state import State
+from services.rules.version import ENGINE_VERSION
 from services.rules.views import view
 from services.rules.wire import (
     action_from_pb,
@@ -137,7 +138,7 @@ class RulesService(rules_pb2_grpc.RulesServicer):  # type: ignore[misc]  # gener
         except InvalidRequest as e:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(e))
         return rules_pb2.NewRoundReply(event=event_to_pb(dealt, s.rs.family, request.table_id),
-                                       state=state_to_pb(after))
+                                       state=state_to_pb(after), engine_version=ENGINE_VERSION)
 
     async def Decide(self, request: rules_pb2.DecideRequest,
                      context: grpc.aio.ServicerContext) -> rules_pb2.DecideReply:
@@ -149,7 +150,8 @@ class RulesService(rules_pb2_grpc.RulesServicer):  # type: ignore[misc]  # gener
     async def DecisionBatches(self, batches: AsyncIterator[rules_pb2.DecideCalls],
                               context: grpc.aio.ServicerContext) -> AsyncIterator[rules_pb2.DecideAnswers]:
         async for batch in batches:
-            yield rules_pb2.DecideAnswers(answers=[_answer(call) for call in batch.calls])
+            yield rules_pb2.DecideAnswers(answers=[_answer(call) for call in batch.calls],
+                                          engine_version=ENGINE_VERSION)
 
     async def LegalActions(self, request: rules_pb2.LegalActionsRequest,
                            context: grpc.aio.ServicerContext) -> rules_pb2.LegalActionsReply:

@@ -232,9 +232,34 @@ def _nats(data_dir: Path, cluster: int) -> tuple[list[Child], str]:
     return children, natscluster.client_urls(servers)
 
 
+def _rules_target(ports: list[int], first: int) -> str:
+    """Where one table replica finds the rules service: one address, or (with replicas) every one, its
+    own ``first`` first. gRPC's default policy (pick_first) keeps one connection to the first that
+    answers and goes to the next when it goes away, as a Kubernetes Service hands each table pod's
+    connection to one rules pod; the table replicas start at different ones, as the Service spreads them.
+
+    >>> _rules_target([1], 0), _rules_target([1, 2], 1)
+    ('127.0.0.1:1', 'ipv4:127.0.0.1:2,127.0.0.1:1')
+    """
+    if len(ports) == 1:
+        return f"127.0.0.1:{ports[0]}"
+    return "ipv4:" + ",".join(f"127.0.0.1:{p}" for p in ports[first:] + ports[:first])
+
+
+def _replicas(name: str, argv: list[str], env: dict[str, str], count: int, nice: bool = False) -> list[Child]:
+    """``count`` processes of one service, each with its own health port (``table``, ``table2``, …)."""
+    made = []
+    for n in range(1, count + 1):
+        health = free_port()
+        made.append(Child(name if n == 1 else f"{name}{n}", argv, partial(http_ready, health),
+                          {**env, **({"MAUMAU_NICE": REACTING_NICE} if nice else {}),
+                           "MAUMAU_HEALTH_PORT": str(health)}, metrics_port=health))
+    return made
+
+
 def _children(data_dir: Path, quiet: bool, projector: bool, reactors: bool = True,
               only: Collection[str] | None = None, cluster: int = 1,
-              gateways: int = 1) -> tuple[list[Child], dict[str, str]]:
+              gateways: int = 1, replicas: int = 1) -> tuple[list[Child], dict[str, str]]:
     """The processes of the platform, and the addresses they will answer on."""
     children: list[Child] = []
     nats_url = os.environ.get("NATS_URL")
@@ -245,38 +270,29 @@ def _children(data_dir: Path, quiet: bool, projector: bool, reactors: bool = Tru
         if cluster > 1:
             own["MAUMAU_STREAM_REPLICAS"] = str(natscluster.replicas(cluster))
     database_url = os.environ.get("DATABASE_URL") or f"sqlite+aiosqlite:///{(data_dir / 'maumau.db').resolve()}"
-    rules_addr = f"127.0.0.1:{free_port()}"
+    rules_ports = [free_port() for _ in range(replicas)]
+    rules_addr = _rules_target(rules_ports, 0)
     env = {"NATS_URL": nats_url, "DATABASE_URL": database_url, "RULES_ADDR": rules_addr,
            "MAUMAU_SIGNING_KEY": str(signing_key(data_dir)), **own}
     if quiet:
         env["MAUMAU_LOG_LEVEL"] = "WARNING"
     env["MAUMAU_LOG_FORMAT"] = os.environ.get("MAUMAU_LOG_FORMAT") or "text"  # read by a person, prefixed
+    for n, port in enumerate(rules_ports, 1):
+        health = free_port()
+        children.append(Child("rules" if n == 1 else f"rules{n}", _maumau("rules", "serve", "--port", str(port)),
+                              partial(grpc_ready, f"127.0.0.1:{port}"), {**env, "MAUMAU_HEALTH_PORT": str(health)},
+                              metrics_port=health))
+    for k, table in enumerate(_replicas("table", _maumau("table", "serve"), env, replicas)):
+        table.env["RULES_ADDR"] = _rules_target(rules_ports, k)
+        children.append(table)
+    children += _replicas("chat", _maumau("chat", "serve"), env, replicas)
+    children += _replicas("accts", _maumau("accounts", "serve"), env, replicas)
     # the reacting services may lag a moment: they yield the cores to the services a move waits for
-    reacting = {**env, "MAUMAU_NICE": REACTING_NICE}
-    table_health, projector_health, rules_health = free_port(), free_port(), free_port()
-    children += [
-        Child("rules", _maumau("rules", "serve", "--port", rules_addr.split(":")[1]),
-              lambda: grpc_ready(rules_addr), {**env, "MAUMAU_HEALTH_PORT": str(rules_health)},
-              metrics_port=rules_health),
-        Child("table", _maumau("table", "serve"), lambda: http_ready(table_health),
-              {**env, "MAUMAU_HEALTH_PORT": str(table_health)}, metrics_port=table_health),
-    ]
-    chat_health, accounts_health = free_port(), free_port()
-    children.append(Child("chat", _maumau("chat", "serve"), lambda: http_ready(chat_health),
-                          {**env, "MAUMAU_HEALTH_PORT": str(chat_health)}, metrics_port=chat_health))
-    children.append(Child("accts", _maumau("accounts", "serve"), lambda: http_ready(accounts_health),
-                          {**env, "MAUMAU_HEALTH_PORT": str(accounts_health)}, metrics_port=accounts_health))
-    if projector:
-        children.append(Child("proj", _maumau("projector"), lambda: http_ready(projector_health),
-                              {**reacting, "MAUMAU_HEALTH_PORT": str(projector_health)},
-                              metrics_port=projector_health))
+    if projector:  # one, whatever ``replicas`` says: two projectors would be two writers (docs/operations.md, "Scale")
+        children += _replicas("proj", _maumau("projector"), env, 1, nice=True)
     if reactors:
-        clock_health = free_port()
-        children.append(Child("clock", _maumau("clock", "serve"), lambda: http_ready(clock_health),
-                              {**reacting, "MAUMAU_HEALTH_PORT": str(clock_health)}, metrics_port=clock_health))
-        bots_health = free_port()
-        children.append(Child("bots", _maumau("bots", "serve"), lambda: http_ready(bots_health),
-                              {**reacting, "MAUMAU_HEALTH_PORT": str(bots_health)}, metrics_port=bots_health))
+        children += _replicas("clock", _maumau("clock", "serve"), env, replicas, nice=True)
+        children += _replicas("bots", _maumau("bots", "serve"), env, replicas, nice=True)
     addresses = {"nats_url": nats_url, "database_url": database_url, "rules_addr": rules_addr}
     if reactors:
         gateway_port = int(os.environ.get("MAUMAU_GATEWAY_PORT", "0")) or free_port()
@@ -297,21 +313,24 @@ def _children(data_dir: Path, quiet: bool, projector: bool, reactors: bool = Tru
 @contextlib.asynccontextmanager
 async def running_platform(data_dir: Path, quiet: bool = False, projector: bool = True,
                            only: Collection[str] | None = None, settings: dict[str, str] | None = None,
-                           cluster: int = 1, gateways: int = 1) -> AsyncIterator[tuple[dict[str, str], list[Child]]]:
+                           cluster: int = 1, gateways: int = 1,
+                           replicas: int = 1) -> AsyncIterator[tuple[dict[str, str], list[Child]]]:
     """Start the services (in order, each ready before the next), keep them running, stop them all afterwards.
 
     Without the projector (benchmarks of the table path) the reacting services stay off too;
     ``only`` names the children to start (tests); ``settings`` are more environment variables
     for every child; ``cluster`` > 1 starts that many NATS servers as one JetStream cluster
     (``nats1``, ``nats2``, …) and asks for streams of min(3, ``cluster``) replicas; ``gateways`` > 1
-    starts more gateway replicas (``gw2``, … at ``gateway2_url``, …). A child that
+    starts more gateway replicas (``gw2``, … at ``gateway2_url``, …); ``replicas`` > 1 starts that many
+    of the rules, table, chat, accounts, clock and bots services (``table2``, …; the projector stays one,
+    a single writer). A child that
     dies is started again (see ``Child.pid`` and ``Child.restarts``): killing one is how a chaos
     test uses the platform.
     """
     data_dir.mkdir(parents=True, exist_ok=True)
     ensure_key(signing_key(data_dir))
     children, addresses = _children(data_dir, quiet, projector, reactors=projector, only=only, cluster=cluster,
-                                    gateways=gateways)
+                                    gateways=gateways, replicas=replicas)
     for child in children:
         child.env.update(settings or {})
     out = sys.stderr if quiet else sys.stdout  # a benchmark's standard output is its one JSON line

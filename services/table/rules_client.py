@@ -24,6 +24,7 @@ from opentelemetry.instrumentation.grpc import aio_client_interceptors
 
 from maumau.v1 import actions_pb2, events_pb2, rules_pb2, rules_pb2_grpc
 from services.rules.state import State
+from services.rules.version import ENGINE_VERSION
 from services.rules.wire import state_fields, state_to_pb
 from services.runtime import tracing
 from services.runtime.refusals import Refused
@@ -41,6 +42,25 @@ class _Broken(Exception):
 
 class _Late(Exception):
     """No answer came in time."""
+
+
+def _skew(answered_by: str) -> RulesUnavailable | None:
+    """Why an answer of the rules engine ``answered_by`` may not be stored by this table service, if it may not.
+
+    Every batch is stamped with this image's ``ENGINE_VERSION``, and ``maumau verify`` re-decides it with
+    that engine: a decision of another version stored under it would be a record that lies (or fails
+    verification for no fault of the table). So it is refused as ``unavailable``: the command changes
+    nothing and is sent again, until this replica reaches a rules service of its own version (a
+    rolling upgrade's skew; docs/operations.md, "Upgrade"). An empty version is a rules service older
+    than the field, which cannot say: taken, as before it.
+
+    >>> _skew(ENGINE_VERSION) is None, _skew("") is None, isinstance(_skew(ENGINE_VERSION + "+1"), RulesUnavailable)
+    (True, True, True)
+    """
+    if answered_by in ("", ENGINE_VERSION):
+        return None
+    return RulesUnavailable(f"the rules service runs engine version {answered_by!r}, "
+                            f"this table service stamps {ENGINE_VERSION!r}")
 
 
 def _expire(waiter: asyncio.Future[rules_pb2.DecideAnswer]) -> None:
@@ -83,10 +103,14 @@ class _Stream:
     async def _read(self) -> None:
         try:
             async for batch in self.call:
+                skewed = _skew(batch.engine_version)
                 for answer in batch.answers:
                     waiter = self.waiting.get(answer.id)
                     if waiter is not None and not waiter.done():
-                        waiter.set_result(answer)
+                        if skewed is None:
+                            waiter.set_result(answer)
+                        else:
+                            waiter.set_exception(skewed)
         except grpc.aio.AioRpcError as e:
             if e.code() != grpc.StatusCode.CANCELLED:  # cancelled: we closed it
                 log.warning("the stream to the rules service ended: %s", e.code().name)
@@ -180,6 +204,9 @@ class GrpcRules:
         reply = await self.stub.NewRound(rules_pb2.NewRoundRequest(state=state_to_pb(state), seed=seed,
                                                                    table_id=table_id, round_no=round_no),
                                          timeout=self.timeout)
+        skewed = _skew(reply.engine_version)
+        if skewed is not None:
+            raise skewed
         return reply.event
 
     async def close(self) -> None:

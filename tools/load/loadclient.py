@@ -48,6 +48,9 @@ class Tab:
     tables: list[str]
     on_frame: Callable[[dict[str, Any]], None]
     tally: Tally
+    # the other gateway replicas, in the order a load balancer would try them: a socket that cannot be
+    # opened where the tab was (its replica stopping) is opened at the next
+    spares: list[str] = field(default_factory=list)
     seen: dict[str, int] = field(default_factory=dict)  # the last sequence of each table
     waiting: dict[str, tuple[str, asyncio.Future[dict[str, Any]]]] = field(default_factory=dict)
     ws: aiohttp.ClientWebSocketResponse | None = None
@@ -63,6 +66,9 @@ class Tab:
                                                      headers={"Authorization": f"Bearer {self.token}"})
             except (aiohttp.ClientError, OSError, TimeoutError):
                 self.tally.failed_connects += 1
+                if self.spares:
+                    self.spares.append(self.url)
+                    self.url = self.spares.pop(0)
                 await asyncio.sleep(BACKOFF[min(failures, len(BACKOFF) - 1)])
                 failures += 1
                 continue

@@ -32,7 +32,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -128,7 +128,10 @@ async def _create(http: aiohttp.ClientSession, url: str, token: str, players: in
     return created
 
 
-async def _table(http: aiohttp.ClientSession, url: str, players: int, k: int, tally: Tally) -> Table:
+async def _table(http: aiohttp.ClientSession, url: str, players: int, k: int, tally: Tally,
+                 replicas: Sequence[str] = ()) -> Table:
+    """A started table of ``players`` guests, a tab each; with gateway ``replicas``, its seats' tabs are
+    spread over them and ``url`` (the table's frames then cross replicas), each with the others as spares."""
     host = await new_session(http, url, f"Host{k}")
     created = await _create(http, url, host, players)
     table = Table(created["table_id"])
@@ -141,9 +144,12 @@ async def _table(http: aiohttp.ClientSession, url: str, players: int, k: int, ta
         tokens.append(token)
     async with http.post(f"{url}/api/tables/{table.table}/start", headers={"Authorization": f"Bearer {host}"}):
         pass
+    urls = [url, *replicas]
     for seat, token in enumerate(tokens):
         table.views.append(None)
-        table.tabs.append(Tab(http, url, token, [table.table], table.on_frame(seat), tally))
+        own = (k + seat) % len(urls)
+        table.tabs.append(Tab(http, urls[own], token, [table.table], table.on_frame(seat), tally,
+                              spares=urls[own + 1:] + urls[:own]))
     return table
 
 
@@ -169,6 +175,17 @@ class Measure:
         1.5
         """
         return sum(self.start <= t <= self.end for t in self.completed) / (self.end - self.start)
+
+    def part(self, start: float, end: float) -> Measure:
+        """The moves of the measured time seen by their whole table between ``start`` and ``end``.
+
+        >>> part = Measure(0.0, 4.0, [0.1, 0.2, 0.3], [0.5, 1.5, 3.5]).part(1.0, 3.0)
+        >>> part.latencies, part.longest_stall()
+        ([0.2], 1.5)
+        """
+        kept = [(latency, seen) for latency, seen in zip(self.latencies, self.completed, strict=True)
+                if start <= seen <= end]
+        return Measure(start, end, [latency for latency, _ in kept], [seen for _, seen in kept])
 
     def longest_stall(self) -> float:
         """The longest time in the measured window in which no move anywhere was seen by its whole table."""
@@ -241,18 +258,22 @@ async def drive(url: str, plan: Plan, processes: dict[str, int] | None = None) -
 
 
 async def play(http: aiohttp.ClientSession, url: str, plan: Plan, gateway_pid: int | None,
-               tally: Tally, processes: dict[str, int] | None = None) -> tuple[dict[str, Any], list[Table]]:
+               tally: Tally, processes: dict[str, int] | None = None, replicas: Sequence[str] = (),
+               window: Callable[[], tuple[float, float]] | None = None) -> tuple[dict[str, Any], list[Table]]:
     """The figures of one run, and its tables (their tabs closed).
 
     With ``processes`` (name: pid), also the CPU milliseconds each spent per move measured
-    (``cpu_ms_per_move``; the load's own client process as ``client``).
+    (``cpu_ms_per_move``; the load's own client process as ``client``). ``replicas``: more gateways,
+    the tabs spread over them and ``url``. ``window``: read once the run is over, two ``perf_counter``
+    times within the measured one (a drill's faults, say) whose moves are also figured apart
+    (``window_moves``, ``window_p99_ms``, ``window_longest_stall_ms``).
     """
     rng = random.Random(plan.seed)
     players = max(2, min(4, plan.clients // max(1, plan.tables)))
     idle = None
     if plan.idle_tables:
         idle = await follow_idle_tables(http, url, plan.idle_tables, plan.seed, gateway_pid, tally)
-    tables = [await _table(http, url, players, k, tally) for k in range(plan.tables)]
+    tables = [await _table(http, url, players, k, tally, replicas) for k in range(plan.tables)]
     tabs = [tab for t in tables for tab in t.tabs]
     running = [asyncio.create_task(tab.run()) for tab in tabs]
     await _all_open(tables)
@@ -271,6 +292,10 @@ async def play(http: aiohttp.ClientSession, url: str, plan: Plan, gateway_pid: i
     if idle is not None:
         await _stop(idle.tabs, idle.running)
         result.update(idle.figures)
+    if window is not None:
+        part = measure.part(*window())
+        result.update(window_moves=len(part.latencies), window_p99_ms=_ms(percentile(part.latencies, 0.99)),
+                      window_longest_stall_ms=_ms(part.longest_stall()))
     latencies = measure.latencies
     return {"clients": len(tabs), "tables": plan.tables, "offered_per_s": plan.rate,
             "warmup_s": plan.warmup, "moves": len(latencies), "seconds": plan.seconds,
