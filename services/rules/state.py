@@ -7,6 +7,8 @@ benchmarks) step one copy in place.
 
 from __future__ import annotations
 
+from typing import Final
+
 from services.rules.cards import Card, Seat, Suit
 from services.rules.phases import NONE, NORMAL, Pending, Phase
 from services.rules.rulesets.base import Ruleset
@@ -116,9 +118,11 @@ class State:
 
         One assignment per slot, not a loop over ``_SLOTS``: a copy is made for every decision
         and every fold (``decider``), and the loop's ``getattr``/``setattr`` calls cost twice as
-        much. ``tests/rules/test_state_copy.py`` holds it to every slot.
+        much. ``tests/rules/test_state_copy.py`` holds it to every slot. It starts from a blank instance
+        (``object.__new__``, no ``__init__`` run) where the class is Python; compiled by mypyc (``make setup``)
+        it refuses that, and its constructor, all C, costs less than reading the slot names.
         """
-        new = _new(State)
+        new = _new(State) if _INTERPRETED else State(self.rs, self.n)
         new.rs = self.rs
         new.n = self.n
         new.active = self.active[:]
@@ -223,3 +227,7 @@ class State:
             self.stock = pile
         else:
             self.stock = shuffled(pile, self.seed, f"reshuffle:{self.reshuffles}")
+
+
+# Whether this module runs as Python (else mypyc compiled it, and ``State`` is a C type of its own)
+_INTERPRETED: Final = State.__new__ is object.__new__

@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from services.rules.cards import (
     CARD_SPACE,
@@ -28,8 +28,10 @@ from services.rules.cards import (
     rank,
 )
 from services.rules.phases import BOUNCE, CHOOSE, NINE, NORMAL, SEVEN, Pending, Phase
-from services.rules.position import Position
 from services.rules.rulesets.base import CHALLENGE_MODE, OptionError, Ruleset, highest, lowest
+
+if TYPE_CHECKING:  # the state's module imports this one; a ruleset's hooks take a State (see base.py)
+    from services.rules.state import State
 
 
 class French(Ruleset):
@@ -42,7 +44,7 @@ class French(Ruleset):
     def deck(self, seats: int) -> list[Card]:
         return french_deck(self.low_rank)
 
-    def answers(self, s: Position, cards: Iterable[Card]) -> list[Card]:
+    def answers(self, s: State, cards: Iterable[Card]) -> list[Card]:
         """A 7 on a 7 chain (where the chain may go on)."""
         sevens: list[Card] = []
         if s.pending_kind is SEVEN and self.may_answer_seven(s):
@@ -57,7 +59,7 @@ class French(Ruleset):
             return self.jack_on_jack or top != RJ
         return SUITS[card] == follow or RANKS[card] == top
 
-    def may_answer_seven(self, s: Position) -> bool:
+    def may_answer_seven(self, s: State) -> bool:
         return self.seven_stacking
 
     def needs_company(self, card: Card) -> bool:
@@ -73,7 +75,7 @@ class French(Ruleset):
     def pending_kind(self, top: Card) -> Pending:
         return NINE if self.nine_draws and rank(top) == R9 else SEVEN
 
-    def effect(self, s: Position, seat: Seat, card: Card, choose: Suit) -> tuple[Seat, Phase]:
+    def effect(self, s: State, seat: Seat, card: Card, choose: Suit) -> tuple[Seat, Phase]:
         r = RANKS[card]
         s.follow = choose if r == RJ and choose >= 0 else SUITS[card]
         if r == R7 and self.seven_draws:
@@ -89,11 +91,11 @@ class French(Ruleset):
             return self.ace_power(s, seat)
         return s.next_seat(seat), NORMAL
 
-    def ace_power(self, s: Position, seat: Seat) -> tuple[Seat, Phase]:
+    def ace_power(self, s: State, seat: Seat) -> tuple[Seat, Phase]:
         """What an Ace does where the ``ace`` option gives it a power."""
         raise NotImplementedError
 
-    def eight(self, s: Position, seat: Seat) -> tuple[Seat, Phase]:
+    def eight(self, s: State, seat: Seat) -> tuple[Seat, Phase]:
         nxt = s.next_seat(seat)
         if self.eight_bounce:
             return nxt, BOUNCE
@@ -103,9 +105,9 @@ class French(Ruleset):
 class Classic32(French):
     """Seed 000: 32 cards, no Jack on Jack, draw any time, automatic "Mau", collect points."""
 
-    name = "classic32"
+    name: ClassVar[str] = "classic32"
     low_rank = R7
-    max_seats = 8  # the site seats 2-4; "com mais de cinco pessoas, juntam-se dois baralhos"
+    max_seats: ClassVar[int] = 8  # the site seats 2-4; "com mais de cinco pessoas, juntam-se dois baralhos"
     clockwise = False  # "o jogo anda para a direita": to each player's right hand
     defaults: ClassVar[dict[str, Any]] = {"jack_on_jack": False}
     extra_options: ClassVar[dict[str, tuple[Any, ...] | None]] = {"scoring": ("collect", "against")}
@@ -122,7 +124,7 @@ class Classic32(French):
         r = rank(card)
         return {RJ: 20, RA: 11, RK: 10, RQ: 10, 8: 10}.get(r, r + 2)
 
-    def score_round(self, s: Position, winner: Seat, blocked: bool) -> list[int]:
+    def score_round(self, s: State, winner: Seat, blocked: bool) -> list[int]:
         if self.against:  # a blocked round alike: each hand but the winner's counts against it
             return [0 if i == winner else self.hand_points(h) for i, h in enumerate(s.hands)]
         if not blocked:
@@ -132,7 +134,7 @@ class Classic32(French):
         pts[winner] = sum(self.hand_points(h) - own for i, h in enumerate(s.hands) if i != winner)
         return pts
 
-    def end_match(self, s: Position, winner: Seat) -> None:
+    def end_match(self, s: State, winner: Seat) -> None:
         goal = self.target or (100 if self.against else 100 * s.n)
         if max(s.scores) >= goal:
             s.match_over = True
@@ -142,8 +144,8 @@ class Classic32(French):
 class Classic52(French):
     """Seed 003: Jacks wild, draw only without a play, "Mau"/"Mau Mau" challenged, lowest total wins."""
 
-    name = "classic52"
-    max_seats = 10
+    name: ClassVar[str] = "classic52"
+    max_seats: ClassVar[int] = 10
     clockwise = True  # seed 003: "o jogo avança no sentido horário"
     announce_mode = CHALLENGE_MODE
     draw_anytime = False
@@ -172,16 +174,16 @@ class Classic52(French):
         r = rank(card)
         return 10 if r >= RJ else r + 2
 
-    def may_answer_seven(self, s: Position) -> bool:
+    def may_answer_seven(self, s: State) -> bool:
         return self.seven_stacking and (self.chain_limit is None or s.chain <= self.chain_limit)
 
-    def starter_effect(self, s: Position) -> None:
+    def starter_effect(self, s: State) -> None:
         if rank(s.discard[-1]) == RJ:
             s.phase = CHOOSE
             s.turn = s.dealer
             s.follow = -1
 
-    def ace_power(self, s: Position, seat: Seat) -> tuple[Seat, Phase]:
+    def ace_power(self, s: State, seat: Seat) -> tuple[Seat, Phase]:
         if self.ace == "skip_all":
             return seat, NORMAL
         for other in range(s.n):
@@ -189,12 +191,12 @@ class Classic52(French):
                 s.draw(other, 1)
         return s.next_seat(seat), NORMAL
 
-    def score_round(self, s: Position, winner: Seat, blocked: bool) -> list[int]:
+    def score_round(self, s: State, winner: Seat, blocked: bool) -> list[int]:
         if not self.scoring:
             return [0] * s.n
         return [0 if i == winner else self.hand_points(h) for i, h in enumerate(s.hands)]
 
-    def end_match(self, s: Position, winner: Seat) -> None:
+    def end_match(self, s: State, winner: Seat) -> None:
         if not self.scoring or s.tiebreak:
             s.match_over = True
             s.match_winners = [winner]
@@ -210,8 +212,8 @@ class Classic52(French):
 class Candeias(French):
     """Seed 004: two decks, specials A 7 8 J Q K, burns, doubles, quick actions, five rounds."""
 
-    name = "candeias"
-    max_seats = 5
+    name: ClassVar[str] = "candeias"
+    max_seats: ClassVar[int] = 5
     default_hand = 6
     after_draw_any = True
     has_burns = True
@@ -242,10 +244,10 @@ class Candeias(French):
     def starter_returns(self, card: Card) -> bool:
         return self.specials[card]
 
-    def starter_effect(self, s: Position) -> None:
+    def starter_effect(self, s: State) -> None:
         s.opening = True
 
-    def effect(self, s: Position, seat: Seat, card: Card, choose: Suit) -> tuple[Seat, Phase]:
+    def effect(self, s: State, seat: Seat, card: Card, choose: Suit) -> tuple[Seat, Phase]:
         r = RANKS[card]
         if r == RA:
             s.follow = SUITS[card]
@@ -260,7 +262,7 @@ class Candeias(French):
             return s.next_seat(seat), NORMAL
         return French.effect(self, s, seat, card, choose)  # not super(): this runs on every card played
 
-    def go_out(self, s: Position, seat: Seat, card: Card, choose: Suit) -> Seat:
+    def go_out(self, s: State, seat: Seat, card: Card, choose: Suit) -> Seat:
         r = RANKS[card]
         if r == RJ:
             s.double_points = True
@@ -275,11 +277,11 @@ class Candeias(French):
             return s.next_seat(seat)
         return -1
 
-    def score_round(self, s: Position, winner: Seat, blocked: bool) -> list[int]:
+    def score_round(self, s: State, winner: Seat, blocked: bool) -> list[int]:
         factor = 2 if s.double_points else 1
         return [0 if i == winner else factor * self.hand_points(h) for i, h in enumerate(s.hands)]
 
-    def end_match(self, s: Position, winner: Seat) -> None:
+    def end_match(self, s: State, winner: Seat) -> None:
         if s.rounds_played >= self.rounds:
             s.match_over = True
             s.match_winners = lowest(s.scores)
