@@ -18,7 +18,7 @@ RULES = ROOT / "services" / "rules"
 # rest (the server, the views, the wire, the decider's events, the shuffle's hashing in C already) is
 # left to the interpreter.
 MODULES = (
-    "cards", "actions", "phases", "state", "turn", "legal", "applying", "checking", "engine",
+    "cards", "actions", "phases", "position", "state", "turn", "legal", "applying", "checking", "engine",
     "rulesets/base", "rulesets/french", "rulesets/colors", "rulesets/crazy8",
 )  # fmt: skip
 GROUP = "services.rules._engine"

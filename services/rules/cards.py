@@ -122,8 +122,10 @@ def _colors() -> Family:
     return Family("colour", COLORS_LETTERS, {v: k for k, v in names.items()}, names)
 
 
-FRENCH = _french()
-COLORS = _colors()
+# ``Final``: compiled by mypyc (make setup), a ruleset's ``family`` defaults to a module constant, not to a
+# name looked up at every ruleset made
+FRENCH: Final = _french()
+COLORS: Final = _colors()
 W = make(WILD, V_WILD)
 W4 = make(WILD, V_WILD4)
 

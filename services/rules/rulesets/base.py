@@ -11,19 +11,14 @@ everywhere calls them (``engine``).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, ClassVar, Final
+from typing import Any, ClassVar, Final
 
 from services.rules.actions import PLAY, Action, takes_choice
 from services.rules.cards import CARD_SPACE, FRENCH, RJ, Card, Family, Seat, Suit, rank
 from services.rules.phases import BURNED, CHOOSE, NORMAL, Pending, Phase
+from services.rules.position import Position
 
-# A ruleset's hooks take the State itself, not a protocol of what they read: compiled by mypyc (make setup), a
-# State's attributes and methods are then reached in place, not looked up by name. Imported for the types only:
-# the state's module imports this one.
-if TYPE_CHECKING:
-    from services.rules.state import State
-
-_FOLLOWS = (0, 1, 2, 3, -1)  # every value of ``State.follow``, in the order ``follows[follow]`` finds it
+_FOLLOWS = (0, 1, 2, 3, -1)  # every value of ``Position.follow``, in the order ``follows[follow]`` finds it
 
 
 class OptionError(ValueError):
@@ -165,18 +160,18 @@ class Ruleset:
         """Whether a turned starter goes back into the stock and another is turned."""
         return False
 
-    def starter_effect(self, s: State) -> None:
+    def starter_effect(self, s: Position) -> None:
         """Apply the starter's effect to the first player (``s.turn`` is the first player)."""
 
     # --- play -----------------------------------------------------------------------
 
-    def playable(self, s: State, card: Card) -> bool:
+    def playable(self, s: Position, card: Card) -> bool:
         """``playable_cards`` of one card (after a draw: the card drawn), without a list."""
         if s.pending:
             return bool(self.answers(s, (card,)))
         return self.follows[s.follow][s.discard[-1]][card]
 
-    def playable_cards(self, s: State, cards: Iterable[Card]) -> list[Card]:
+    def playable_cards(self, s: Position, cards: Iterable[Card]) -> list[Card]:
         """Those of ``cards`` that may be played on the table as it is (a normal turn)."""
         if s.pending:
             return self.answers(s, cards)
@@ -192,7 +187,7 @@ class Ruleset:
         """Whether ``card`` may go on a top card of rank ``top`` with ``follow`` in force, nothing pending."""
         raise NotImplementedError
 
-    def answers(self, s: State, cards: Iterable[Card]) -> list[Card]:
+    def answers(self, s: Position, cards: Iterable[Card]) -> list[Card]:
         """Those of ``cards`` that may answer the draw pending on the seat on turn (by default none)."""
         return []
 
@@ -204,11 +199,11 @@ class Ruleset:
         """The distinct cards of ``hand`` (one copy of ``card`` set aside) that may go with ``card``."""
         return []
 
-    def effect(self, s: State, seat: Seat, card: Card, choose: Suit) -> tuple[Seat, Phase]:
+    def effect(self, s: Position, seat: Seat, card: Card, choose: Suit) -> tuple[Seat, Phase]:
         """Apply a played card that does not end the round; return the next seat and its phase."""
         raise NotImplementedError
 
-    def go_out(self, s: State, seat: Seat, card: Card, choose: Suit) -> Seat:
+    def go_out(self, s: Position, seat: Seat, card: Card, choose: Suit) -> Seat:
         """The last card was played correctly: -1 ends the round now, else the seat to move on to."""
         return -1
 
@@ -216,7 +211,7 @@ class Ruleset:
         """Whether going out with ``card`` (from one card) needs the "Mau-Mau" call."""
         return self.mau_mau_call == "always" or (self.mau_mau_call == "jack_only" and rank(card) == RJ)
 
-    def may_draw_or_pass(self, s: State, playable: list[Card]) -> tuple[bool, bool]:
+    def may_draw_or_pass(self, s: Position, playable: list[Card]) -> tuple[bool, bool]:
         """Whether the seat on turn, holding ``playable`` in its phase, may draw, and whether it may pass.
 
         By default one draw a turn: at the start of a turn a seat draws (only without a play
@@ -257,14 +252,14 @@ class Ruleset:
         p = self.points
         return sum(p[c] for c in hand)
 
-    def score_round(self, s: State, winner: Seat, blocked: bool) -> list[int]:
+    def score_round(self, s: Position, winner: Seat, blocked: bool) -> list[int]:
         """The winner collects the points left in the other hands (the default)."""
         pts = [0] * s.n
         if self.scoring:
             pts[winner] = sum(self.hand_points(h) for i, h in enumerate(s.hands) if i != winner)
         return pts
 
-    def end_match(self, s: State, winner: Seat) -> None:
+    def end_match(self, s: Position, winner: Seat) -> None:
         """Decide, after a round's points are added, whether the match is over and who won."""
         raise NotImplementedError
 

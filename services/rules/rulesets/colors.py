@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from services.rules.cards import (
     COLORS,
@@ -29,10 +29,8 @@ from services.rules.cards import (
     suit,
 )
 from services.rules.phases import NORMAL, PLUS2, WILD4, Pending, Phase
+from services.rules.position import Position
 from services.rules.rulesets.base import NEXT_PLAYER, OptionError, Ruleset
-
-if TYPE_CHECKING:  # the state's module imports this one; a ruleset's hooks take a State (see base.py)
-    from services.rules.state import State
 
 
 class Colors108(Ruleset):
@@ -67,7 +65,7 @@ class Colors108(Ruleset):
     def starter_returns(self, card: Card) -> bool:
         return rank(card) == V_WILD4
 
-    def starter_effect(self, s: State) -> None:
+    def starter_effect(self, s: Position) -> None:
         top = s.discard[-1]
         v = rank(top)
         if suit(top) == WILD:
@@ -87,7 +85,7 @@ class Colors108(Ruleset):
     def challengeable(self, card: Card) -> bool:
         return card == W4
 
-    def answers(self, s: State, cards: Iterable[Card]) -> list[Card]:
+    def answers(self, s: Position, cards: Iterable[Card]) -> list[Card]:
         """A +2 on a +2 chain; nothing on a wild draw four."""
         twos: list[Card] = []
         if s.pending_kind is PLUS2:
@@ -100,7 +98,7 @@ class Colors108(Ruleset):
         """Anything while no colour is in force, else the colour, the top's value or a wild."""
         return follow < 0 or SUITS[card] == follow or RANKS[card] == top or SUITS[card] == WILD
 
-    def effect(self, s: State, seat: Seat, card: Card, choose: Suit) -> tuple[Seat, Phase]:
+    def effect(self, s: Position, seat: Seat, card: Card, choose: Suit) -> tuple[Seat, Phase]:
         v = RANKS[card]
         if SUITS[card] == WILD:
             if v == V_WILD4:
@@ -124,7 +122,7 @@ class Colors108(Ruleset):
     def needs_mau_mau(self, card: Card) -> bool:
         return False
 
-    def score_round(self, s: State, winner: Seat, blocked: bool) -> list[int]:
+    def score_round(self, s: Position, winner: Seat, blocked: bool) -> list[int]:
         if not self.teams:
             return super().score_round(s, winner, blocked)
         pts = [0] * s.n
@@ -133,7 +131,7 @@ class Colors108(Ruleset):
             pts[side] = pts[side + 2] = sum(self.hand_points(h) for i, h in enumerate(s.hands) if i % 2 != side)
         return pts
 
-    def end_match(self, s: State, winner: Seat) -> None:
+    def end_match(self, s: Position, winner: Seat) -> None:
         if not self.scoring or s.scores[winner] >= (self.target or 500):
             s.match_over = True
             s.match_winners = [winner, (winner + 2) % 4] if self.teams else [winner]

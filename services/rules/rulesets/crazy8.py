@@ -26,18 +26,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from services.rules.cards import FRENCH, R8, RA, RANKS, RJ, RQ, SUITS, Card, Seat, Suit, french_deck, rank
 from services.rules.phases import NORMAL, PLUS2, Pending, Phase
+from services.rules.position import Position
 from services.rules.rulesets.base import Ruleset, lowest
-
-if TYPE_CHECKING:  # the state's module imports this one; a ruleset's hooks take a State (see base.py)
-    from services.rules.state import State
 
 R2 = 0
 # The French cards with the 8, not the Jack, naming a suit
-EIGHTS = replace(FRENCH, chooser=R8)
+EIGHTS: Final = replace(FRENCH, chooser=R8)
 
 
 class Crazy8(Ruleset):
@@ -78,7 +76,7 @@ class Crazy8(Ruleset):
         """An 8 is never the starter: it goes back into the stock and another card is turned."""
         return rank(card) == R8
 
-    def starter_effect(self, s: State) -> None:
+    def starter_effect(self, s: Position) -> None:
         """With ``special_cards`` the starter acts as if the dealer (the seat before the first) had played it."""
         if not self.special_cards:
             return
@@ -96,7 +94,7 @@ class Crazy8(Ruleset):
         """An 8 on anything, else the suit in force or the top's rank."""
         return RANKS[card] == R8 or SUITS[card] == follow or RANKS[card] == top
 
-    def answers(self, s: State, cards: Iterable[Card]) -> list[Card]:
+    def answers(self, s: Position, cards: Iterable[Card]) -> list[Card]:
         """A 2 on a pending draw of 2s (of any suit)."""
         twos: list[Card] = []
         for c in cards:  # a loop, not a comprehension: that is a function made and called (CPython 3.11)
@@ -107,7 +105,7 @@ class Crazy8(Ruleset):
     def pending_kind(self, top: Card) -> Pending:
         return PLUS2
 
-    def may_draw_or_pass(self, s: State, playable: list[Card]) -> tuple[bool, bool]:
+    def may_draw_or_pass(self, s: Position, playable: list[Card]) -> tuple[bool, bool]:
         """A pending draw is drawn in full (or answered); else a turn draws while the stock has cards and it
         drew fewer than ``max_draws``, and may pass exactly when it may not draw."""
         if s.pending:
@@ -118,7 +116,7 @@ class Crazy8(Ruleset):
     def blocked_after(self, players: int) -> int:
         return players + 1
 
-    def effect(self, s: State, seat: Seat, card: Card, choose: Suit) -> tuple[Seat, Phase]:
+    def effect(self, s: Position, seat: Seat, card: Card, choose: Suit) -> tuple[Seat, Phase]:
         r = RANKS[card]
         if r == R8:
             s.follow = choose
@@ -134,11 +132,11 @@ class Crazy8(Ruleset):
                 s.pending_kind = PLUS2
         return s.next_seat(seat), NORMAL
 
-    def score_round(self, s: State, winner: Seat, blocked: bool) -> list[int]:
+    def score_round(self, s: Position, winner: Seat, blocked: bool) -> list[int]:
         """Every hand counts against its holder (the one who went out has none)."""
         return [self.hand_points(h) for h in s.hands]
 
-    def end_match(self, s: State, winner: Seat) -> None:
+    def end_match(self, s: Position, winner: Seat) -> None:
         """One deal is the match (OpenSpiel's game): the lowest penalty wins, equal lowest share."""
         if s.rounds_played >= self.rounds:
             s.match_over = True

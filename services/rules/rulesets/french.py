@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from services.rules.cards import (
     CARD_SPACE,
@@ -28,10 +28,8 @@ from services.rules.cards import (
     rank,
 )
 from services.rules.phases import BOUNCE, CHOOSE, NINE, NORMAL, SEVEN, Pending, Phase
+from services.rules.position import Position
 from services.rules.rulesets.base import CHALLENGE_MODE, OptionError, Ruleset, highest, lowest
-
-if TYPE_CHECKING:  # the state's module imports this one; a ruleset's hooks take a State (see base.py)
-    from services.rules.state import State
 
 
 class French(Ruleset):
@@ -44,7 +42,7 @@ class French(Ruleset):
     def deck(self, seats: int) -> list[Card]:
         return french_deck(self.low_rank)
 
-    def answers(self, s: State, cards: Iterable[Card]) -> list[Card]:
+    def answers(self, s: Position, cards: Iterable[Card]) -> list[Card]:
         """A 7 on a 7 chain (where the chain may go on)."""
         sevens: list[Card] = []
         if s.pending_kind is SEVEN and self.may_answer_seven(s):
@@ -59,7 +57,7 @@ class French(Ruleset):
             return self.jack_on_jack or top != RJ
         return SUITS[card] == follow or RANKS[card] == top
 
-    def may_answer_seven(self, s: State) -> bool:
+    def may_answer_seven(self, s: Position) -> bool:
         return self.seven_stacking
 
     def needs_company(self, card: Card) -> bool:
@@ -75,7 +73,7 @@ class French(Ruleset):
     def pending_kind(self, top: Card) -> Pending:
         return NINE if self.nine_draws and rank(top) == R9 else SEVEN
 
-    def effect(self, s: State, seat: Seat, card: Card, choose: Suit) -> tuple[Seat, Phase]:
+    def effect(self, s: Position, seat: Seat, card: Card, choose: Suit) -> tuple[Seat, Phase]:
         r = RANKS[card]
         s.follow = choose if r == RJ and choose >= 0 else SUITS[card]
         if r == R7 and self.seven_draws:
@@ -91,11 +89,11 @@ class French(Ruleset):
             return self.ace_power(s, seat)
         return s.next_seat(seat), NORMAL
 
-    def ace_power(self, s: State, seat: Seat) -> tuple[Seat, Phase]:
+    def ace_power(self, s: Position, seat: Seat) -> tuple[Seat, Phase]:
         """What an Ace does where the ``ace`` option gives it a power."""
         raise NotImplementedError
 
-    def eight(self, s: State, seat: Seat) -> tuple[Seat, Phase]:
+    def eight(self, s: Position, seat: Seat) -> tuple[Seat, Phase]:
         nxt = s.next_seat(seat)
         if self.eight_bounce:
             return nxt, BOUNCE
@@ -124,7 +122,7 @@ class Classic32(French):
         r = rank(card)
         return {RJ: 20, RA: 11, RK: 10, RQ: 10, 8: 10}.get(r, r + 2)
 
-    def score_round(self, s: State, winner: Seat, blocked: bool) -> list[int]:
+    def score_round(self, s: Position, winner: Seat, blocked: bool) -> list[int]:
         if self.against:  # a blocked round alike: each hand but the winner's counts against it
             return [0 if i == winner else self.hand_points(h) for i, h in enumerate(s.hands)]
         if not blocked:
@@ -134,7 +132,7 @@ class Classic32(French):
         pts[winner] = sum(self.hand_points(h) - own for i, h in enumerate(s.hands) if i != winner)
         return pts
 
-    def end_match(self, s: State, winner: Seat) -> None:
+    def end_match(self, s: Position, winner: Seat) -> None:
         goal = self.target or (100 if self.against else 100 * s.n)
         if max(s.scores) >= goal:
             s.match_over = True
@@ -174,16 +172,16 @@ class Classic52(French):
         r = rank(card)
         return 10 if r >= RJ else r + 2
 
-    def may_answer_seven(self, s: State) -> bool:
+    def may_answer_seven(self, s: Position) -> bool:
         return self.seven_stacking and (self.chain_limit is None or s.chain <= self.chain_limit)
 
-    def starter_effect(self, s: State) -> None:
+    def starter_effect(self, s: Position) -> None:
         if rank(s.discard[-1]) == RJ:
             s.phase = CHOOSE
             s.turn = s.dealer
             s.follow = -1
 
-    def ace_power(self, s: State, seat: Seat) -> tuple[Seat, Phase]:
+    def ace_power(self, s: Position, seat: Seat) -> tuple[Seat, Phase]:
         if self.ace == "skip_all":
             return seat, NORMAL
         for other in range(s.n):
@@ -191,12 +189,12 @@ class Classic52(French):
                 s.draw(other, 1)
         return s.next_seat(seat), NORMAL
 
-    def score_round(self, s: State, winner: Seat, blocked: bool) -> list[int]:
+    def score_round(self, s: Position, winner: Seat, blocked: bool) -> list[int]:
         if not self.scoring:
             return [0] * s.n
         return [0 if i == winner else self.hand_points(h) for i, h in enumerate(s.hands)]
 
-    def end_match(self, s: State, winner: Seat) -> None:
+    def end_match(self, s: Position, winner: Seat) -> None:
         if not self.scoring or s.tiebreak:
             s.match_over = True
             s.match_winners = [winner]
@@ -207,6 +205,9 @@ class Classic52(French):
                 s.match_winners = low
             else:
                 s.tiebreak = low
+
+
+_CANDEIAS_SPECIAL: Final = frozenset((RA, R7, R8, RJ, RQ, RK))  # candeias' special ranks: a card of these has an effect
 
 
 class Candeias(French):
@@ -221,14 +222,13 @@ class Candeias(French):
     late_join_rounds = 2
     rounds = 5
     attacks: ClassVar[dict[int, int]] = {R7: 12, R8: 10, RA: 8, RK: 6}
-    _special_ranks = frozenset((RA, R7, R8, RJ, RQ, RK))
 
     def configure(self, opts: dict[str, Any]) -> None:
         if self.eight_bounce:
             raise OptionError("eight_bounce needs a ruleset where the 8 skips")
         if self.ace_company:
             raise OptionError("ace_with_company does not go with candeias' Ace, which skips")
-        self.specials = [rank(c) in self._special_ranks or (self.nine_draws > 0 and rank(c) == R9)
+        self.specials = [rank(c) in _CANDEIAS_SPECIAL or (self.nine_draws > 0 and rank(c) == R9)
                          for c in CARD_SPACE]
 
     def deck(self, seats: int) -> list[Card]:
@@ -244,10 +244,10 @@ class Candeias(French):
     def starter_returns(self, card: Card) -> bool:
         return self.specials[card]
 
-    def starter_effect(self, s: State) -> None:
+    def starter_effect(self, s: Position) -> None:
         s.opening = True
 
-    def effect(self, s: State, seat: Seat, card: Card, choose: Suit) -> tuple[Seat, Phase]:
+    def effect(self, s: Position, seat: Seat, card: Card, choose: Suit) -> tuple[Seat, Phase]:
         r = RANKS[card]
         if r == RA:
             s.follow = SUITS[card]
@@ -262,7 +262,7 @@ class Candeias(French):
             return s.next_seat(seat), NORMAL
         return French.effect(self, s, seat, card, choose)  # not super(): this runs on every card played
 
-    def go_out(self, s: State, seat: Seat, card: Card, choose: Suit) -> Seat:
+    def go_out(self, s: Position, seat: Seat, card: Card, choose: Suit) -> Seat:
         r = RANKS[card]
         if r == RJ:
             s.double_points = True
@@ -277,11 +277,11 @@ class Candeias(French):
             return s.next_seat(seat)
         return -1
 
-    def score_round(self, s: State, winner: Seat, blocked: bool) -> list[int]:
+    def score_round(self, s: Position, winner: Seat, blocked: bool) -> list[int]:
         factor = 2 if s.double_points else 1
         return [0 if i == winner else factor * self.hand_points(h) for i, h in enumerate(s.hands)]
 
-    def end_match(self, s: State, winner: Seat) -> None:
+    def end_match(self, s: Position, winner: Seat) -> None:
         if s.rounds_played >= self.rounds:
             s.match_over = True
             s.match_winners = lowest(s.scores)
