@@ -126,8 +126,8 @@ def _colors() -> Family:
 # name looked up at every ruleset made
 FRENCH: Final = _french()
 COLORS: Final = _colors()
-W = make(WILD, V_WILD)
-W4 = make(WILD, V_WILD4)
+W: Final = make(WILD, V_WILD)
+W4: Final = make(WILD, V_WILD4)
 
 
 def french_deck(low_rank: int = 0, decks: int = 1) -> list[Card]:

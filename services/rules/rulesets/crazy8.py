@@ -33,7 +33,7 @@ from services.rules.phases import NORMAL, PLUS2, Pending, Phase
 from services.rules.position import Position
 from services.rules.rulesets.base import Ruleset, lowest
 
-R2 = 0
+R2: Final = 0
 # The French cards with the 8, not the Jack, naming a suit
 EIGHTS: Final = replace(FRENCH, chooser=R8)
 
