@@ -14,11 +14,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "services" / "rules"
-# What a playout, a decision and a fold run: the state, the turn machinery and the rulesets' hooks. The
-# rest (the server, the views, the wire, the decider's events, the shuffle's hashing in C already) is
-# left to the interpreter.
+# What a playout, a decision and a fold run: the state, the turn machinery, the rulesets' hooks and the
+# deal's shuffle (its swaps; a fifth of a classic52 action went to the deal). The rest (the server, the
+# views, the wire, the decider's events) is left to the interpreter.
 MODULES = (
-    "cards", "actions", "phases", "position", "state", "turn", "legal", "applying", "checking", "engine",
+    "cards", "actions", "phases", "shuffle", "position", "state", "turn", "legal", "applying", "checking", "engine",
     "rulesets/base", "rulesets/french", "rulesets/colors", "rulesets/crazy8",
 )  # fmt: skip
 GROUP = "services.rules._engine"
