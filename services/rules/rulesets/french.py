@@ -178,7 +178,9 @@ class Classic52(French):
     def starter_effect(self, s: Position) -> None:
         if rank(s.discard[-1]) == RJ:
             s.phase = CHOOSE
-            s.turn = s.dealer
+            # a tie-break round's dealer may be out of it (dealt no hand, no action of its own): then the tied
+            # seat before the first player, where the dealer sits, chooses
+            s.turn = s.dealer if s.active[s.dealer] else s.previous_seat(s.first)
             s.follow = -1
 
     def ace_power(self, s: Position, seat: Seat) -> tuple[Seat, Phase]:
