@@ -5,6 +5,9 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 # The bots' benchmark anchor installed (see its rule below); defined before the rules that need it.
 ANCHOR := $(VENV)/.anchor
+# The rules engine compiled (its rule below)
+ENGINE := $(VENV)/.engine
+ENGINE_SOURCES := $(wildcard services/rules/*.py services/rules/rulesets/*.py) tools/build_engine.py
 PROTO_SRC := $(wildcard proto/maumau/v1/*.proto)
 PROTO_OUT := $(PROTO_SRC:.proto=_pb2.py)
 
@@ -24,13 +27,25 @@ CLIENT_SOURCES := $(shell find gateway/static \( -path gateway/static/dist -o -p
 	-o -path gateway/static/aprenda \) -prune -o -type f \( -name '*.js' -o -name '*.mjs' -o -name '*.css' \
 	-o -name '*.html' -o -name '*.svg' -o -name '*.png' \) -print)
 
-setup: $(STAMP) $(PROTO_OUT) $(VENDORED) $(CLIENT)
+setup: $(STAMP) $(PROTO_OUT) $(ENGINE) $(VENDORED) $(CLIENT)
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[dev]'
 	touch $(STAMP)
+
+# The rules engine's hot modules compiled by mypyc (the dev extra's pinned mypy) into extension modules beside
+# their sources (tools/build_engine.py; git-ignored), again whenever one changed; gcc and Python's headers are
+# installed from Debian when missing. Where nothing can be compiled the engine runs as Python, as it does with
+# MAUMAU_PURE=1 (services/rules/__init__.py; docs/performance.md).
+$(ENGINE): $(ENGINE_SOURCES) $(STAMP)
+	@command -v gcc >/dev/null || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y gcc) || true
+	@$(BIN)/python -c 'import os, sys, sysconfig; sys.exit(not os.path.exists(sysconfig.get_path("include") + "/Python.h"))' \
+		|| (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y python3-dev) || true
+	$(BIN)/python -m tools.build_engine || ($(BIN)/python -m tools.build_engine --clean \
+		&& echo "the rules engine was not compiled: it runs as Python")
+	touch $@
 
 # Generated code is never edited or committed: it is rebuilt from proto/ here.
 $(PROTO_OUT) &: $(PROTO_SRC) $(STAMP)
@@ -151,5 +166,6 @@ lighthouse: setup browser $(LIGHTHOUSE)
 	$(BIN)/python bench/lighthouse.py
 
 clean:
+	-$(PYTHON) -m tools.build_engine --clean
 	rm -rf $(VENV) .venv-bench proto/maumau/v1/*_pb2*.py proto/maumau/v1/*_pb2*.pyi node_modules $(VENDOR) \
 		gateway/static/dist

@@ -12,26 +12,26 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple, NotRequired, TypedDict
+from typing import Any, Final, NamedTuple, NotRequired, TypedDict
 
 from services.rules.cards import WILD, Card, CardNameError, Family, Seat, Suit, rank, suit
 from services.rules.errors import BadRequest
 
-PLAY = "play"
-DOUBLE = "double"
-BURN = "burn"
-QUICK = "quick"
-DRAW = "draw"
-PASS = "pass"
-CHALLENGE = "challenge"
-CHALLENGE_WILD = "challenge_wild"
-CHOOSE = "choose"
+PLAY: Final = "play"
+DOUBLE: Final = "double"
+BURN: Final = "burn"
+QUICK: Final = "quick"
+DRAW: Final = "draw"
+PASS: Final = "pass"
+CHALLENGE: Final = "challenge"
+CHALLENGE_WILD: Final = "challenge_wild"
+CHOOSE: Final = "choose"
 KINDS = (PLAY, DOUBLE, BURN, QUICK, DRAW, PASS, CHALLENGE, CHALLENGE_WILD, CHOOSE)
 CARD_KINDS = (PLAY, BURN, QUICK)
 ANNOUNCE_KINDS = (PLAY, DOUBLE, BURN, QUICK)
 
-MAU = "mau"
-MAUMAU = "maumau"
+MAU: Final = "mau"
+MAUMAU: Final = "maumau"
 ANNOUNCEMENTS = (MAU, MAUMAU)
 
 

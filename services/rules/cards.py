@@ -19,20 +19,31 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TypeAlias
+from typing import Final, TypeAlias
 
 Card: TypeAlias = int  # suit << 4 | rank
 Suit: TypeAlias = int  # a suit or colour, 0..3 (WILD for the wilds); -1 where none is given
 Seat: TypeAlias = int  # 0..n-1 in the order of play at the start of a round; -1 for nobody
 
 # French ranks (index into FRENCH_RANKS)
-R7, R8, R9, R10, RJ, RQ, RK, RA = 5, 6, 7, 8, 9, 10, 11, 12
+R7: Final = 5
+R8: Final = 6
+R9: Final = 7
+R10: Final = 8
+RJ: Final = 9
+RQ: Final = 10
+RK: Final = 11
+RA: Final = 12
 FRENCH_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 FRENCH_SUITS = ("C", "D", "H", "S")
 
 # Colour values and the wild "colour"
-V_SKIP, V_REV, V_PLUS2, V_WILD, V_WILD4 = 10, 11, 12, 13, 14
-WILD = 4
+V_SKIP: Final = 10
+V_REV: Final = 11
+V_PLUS2: Final = 12
+V_WILD: Final = 13
+V_WILD4: Final = 14
+WILD: Final = 4
 COLOR_VALUES = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "skip", "rev", "+2", "W", "W+4")
 COLORS_LETTERS = ("R", "G", "B", "Y")
 
@@ -54,8 +65,8 @@ def make(suit_: Suit, rank_: int) -> Card:
 CARD_SPACE = range(make(WILD, 15) + 1)  # every number a card of either family may be
 # The suit and rank of every card number, for the code that runs on every action (what may
 # be played, what a card does): indexing costs a third of a call to ``suit`` or ``rank``.
-SUITS = tuple(suit(c) for c in CARD_SPACE)
-RANKS = tuple(rank(c) for c in CARD_SPACE)
+SUITS: Final = tuple(suit(c) for c in CARD_SPACE)
+RANKS: Final = tuple(rank(c) for c in CARD_SPACE)
 
 
 class CardNameError(ValueError):
@@ -111,10 +122,12 @@ def _colors() -> Family:
     return Family("colour", COLORS_LETTERS, {v: k for k, v in names.items()}, names)
 
 
-FRENCH = _french()
-COLORS = _colors()
-W = make(WILD, V_WILD)
-W4 = make(WILD, V_WILD4)
+# ``Final``: compiled by mypyc (make setup), a ruleset's ``family`` defaults to a module constant, not to a
+# name looked up at every ruleset made
+FRENCH: Final = _french()
+COLORS: Final = _colors()
+W: Final = make(WILD, V_WILD)
+W4: Final = make(WILD, V_WILD4)
 
 
 def french_deck(low_rank: int = 0, decks: int = 1) -> list[Card]:

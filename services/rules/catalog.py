@@ -145,12 +145,17 @@ _GOAL_CEILING = 1 << 20  # no goal this high: the match ends some other way (can
 
 
 def _built(cls: type[Ruleset], options: dict[str, Any]) -> dict[str, Any] | None:
-    """What a ruleset made with ``options`` is (its attributes but the options given), or None if refused."""
+    """What a ruleset made with ``options`` is (its attributes but the options given), or None if refused.
+
+    Read by name (``dir``), not from the instance's ``__dict__``: compiled by mypyc (``make setup``), a ruleset
+    has none.
+    """
     try:
         made = cls(options)
     except OptionError:
         return None
-    return {k: v for k, v in vars(made).items() if k != "options"}
+    values = {k: getattr(made, k) for k in dir(made) if not k.startswith("_") and k != "options"}
+    return {k: v for k, v in values.items() if not callable(v)}
 
 
 def _ends_at(rs: Ruleset, seats: int, total: int) -> bool:
@@ -232,11 +237,11 @@ def describe(cls: type[Ruleset]) -> dict[str, Any]:
         "label": RULESET_LABELS.get(cls.name, _l(cls.name, cls.name)),
         "seats": {"min": cls.min_seats, "max": cls.max_seats},
         # how a client draws direction +1: seats numbered to the right (counter-clockwise) or to the left
-        "turns": "clockwise" if cls.clockwise else "counter_clockwise",
+        "turns": "clockwise" if rs.clockwise else "counter_clockwise",
         "options": options,
         "goal": goal if has_goal else None,
-        "lowest_wins": cls.lowest_wins,
-        "rounds": getattr(cls, "rounds", None),
+        "lowest_wins": rs.lowest_wins,
+        "rounds": getattr(rs, "rounds", None),
         # the deck without options is the largest (classic52's 32-card option deals a part of it)
         "points": {rs.family.name(c): rs.card_points(c) for c in sorted(set(rs.deck(cls.max_seats)))},
         # what each special card does, printed on it: by kind (``7``, ``J``, ``+2``, ``W+4``), then what options change

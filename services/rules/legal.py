@@ -8,6 +8,7 @@ forgetting is a legal, punished choice —, a suit only where one is asked, and 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Final
 
 from services.rules.actions import BURN, CHALLENGE, CHALLENGE_WILD, CHOOSE, DOUBLE, DRAW, PASS, PLAY, QUICK, Action
 from services.rules.cards import Card, Seat
@@ -17,12 +18,13 @@ from services.rules.rulesets import CHALLENGE_MODE, NEXT_PLAYER, RULESETS
 from services.rules.state import State
 from services.rules.turn import burnable, plain_call, playable_now, required_call
 
-_new = tuple.__new__  # builds an Action without NamedTuple's Python-level __new__ (the hot path)
-# A draw and a pass of each seat, made once and shared (actions are immutable)
+_new: Final = tuple.__new__  # builds an Action without NamedTuple's Python-level __new__ (the hot path)
+# A draw and a pass of each seat, made once and shared (actions are immutable). ``Final``, as what follows:
+# compiled (make setup), each a constant of the module, not a dictionary lookup by name on every action.
 _SEATS = range(max(r.max_seats for r in RULESETS.values()))
-_DRAWS = tuple(Action(DRAW, seat) for seat in _SEATS)
-_PASSES = tuple(Action(PASS, seat) for seat in _SEATS)
-_CHOOSES = tuple(tuple(Action(CHOOSE, seat, choose=suit) for suit in range(4)) for seat in _SEATS)
+_DRAWS: Final = tuple(Action(DRAW, seat) for seat in _SEATS)
+_PASSES: Final = tuple(Action(PASS, seat) for seat in _SEATS)
+_CHOOSES: Final = tuple(tuple(Action(CHOOSE, seat, choose=suit) for suit in range(4)) for seat in _SEATS)
 
 
 def legal_actions(s: State, seat: Seat) -> Iterator[Action]:

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Final
 
 
 class Phase(IntEnum):
@@ -44,5 +45,14 @@ class Pending(IntEnum):
 # fraction of an enum attribute and of ``==`` on an IntEnum (in CPython 3.11 ``Pending.NONE``
 # costs as much as two dozen bytecodes: an attribute of a class is not specialized). A state
 # holds members only.
-NORMAL, DRAWN, BURNED, CHOOSE, BOUNCE = Phase.NORMAL, Phase.DRAWN, Phase.BURNED, Phase.CHOOSE, Phase.BOUNCE
-NONE, SEVEN, PLUS2, WILD4, NINE = Pending.NONE, Pending.SEVEN, Pending.PLUS2, Pending.WILD4, Pending.NINE
+# ``Final``: compiled by mypyc (make setup), each a constant of the module, not a lookup by name.
+NORMAL: Final = Phase.NORMAL
+DRAWN: Final = Phase.DRAWN
+BURNED: Final = Phase.BURNED
+CHOOSE: Final = Phase.CHOOSE
+BOUNCE: Final = Phase.BOUNCE
+NONE: Final = Pending.NONE
+SEVEN: Final = Pending.SEVEN
+PLUS2: Final = Pending.PLUS2
+WILD4: Final = Pending.WILD4
+NINE: Final = Pending.NINE

@@ -20,7 +20,7 @@ import hmac
 import struct
 from collections.abc import Iterator
 from functools import cache
-from itertools import chain, count
+from itertools import chain, count, repeat
 from operator import ge, mod
 from typing import TypeVar
 
@@ -30,11 +30,16 @@ T = TypeVar("T")
 def _words(seed: str, label: str) -> Iterator[int]:
     """The seed's numbers under one label: SHA-256 blocks read as big-endian 32-bit words.
 
-    Chained in C (``chain``): Python runs once a block, not once a word.
+    Chained in C (``chain``): Python runs once a block, not once a word. A ``map``, not a generator
+    expression: compiled by mypyc (make setup), that would be made a list, and this stream is endless.
     """
     base = bytes.fromhex(seed) + b"|" + label.encode() + b"|"
-    sha256, unpack = hashlib.sha256, _WORDS.unpack
-    return chain.from_iterable(unpack(sha256(base + block.to_bytes(8, "big")).digest()) for block in count())
+    return chain.from_iterable(map(_block, repeat(base), count()))
+
+
+def _block(base: bytes, block: int) -> tuple[int, ...]:
+    """The words of one SHA-256 block of the stream."""
+    return _WORDS.unpack(hashlib.sha256(base + block.to_bytes(8, "big")).digest())
 
 
 _WORDS = struct.Struct(">8I")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.rules.engine import new_match, start_round
+from services.rules.engine import legal_actions, new_match, start_round
 from services.rules.phases import BOUNCE, BURNED, CHOOSE, DRAWN, NORMAL, Phase
 from services.rules.turn import may_draw, may_draw_or_pass, may_pass
 
@@ -39,3 +39,15 @@ def test_the_next_seat_skips_who_is_out_of_the_round() -> None:
     assert [s.previous_seat(i) for i in range(5)] == [3, 3, 3, 4, 0]
     s.active = [True] * 5
     assert [s.next_seat(i) for i in range(5)] == [4, 0, 1, 2, 3]
+
+
+def test_a_jack_starter_of_a_tiebreak_round_whose_dealer_is_out_is_chosen_for_by_a_tied_seat() -> None:
+    # Found by test_properties (classic52 4p, seed 2058): the tie-break deals seats 0 and 3 only, seat 2 deals,
+    # and a Jack starter gave the choice to seat 2, dealt no hand: nobody could act, the round never ended.
+    s = new_match("classic52", 4)
+    s.tiebreak = [0, 3]
+    start_round(s, 2, 3, [["2C", "3C"], [], [], ["4D", "5D"]], "JH", ["6S", "7S"])
+    assert s.phase is CHOOSE and s.active[s.turn]
+    assert s.turn == 0  # the tied seat before the first player, as the dealer sits before it
+    choices = list(legal_actions(s, s.turn))
+    assert [a.kind for a in choices] == ["choose"] * 4

@@ -11,21 +11,23 @@ everywhere calls them (``engine``).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from services.rules.actions import PLAY, Action, takes_choice
 from services.rules.cards import CARD_SPACE, FRENCH, RJ, Card, Family, Seat, Suit, rank
 from services.rules.phases import BURNED, CHOOSE, NORMAL, Pending, Phase
 from services.rules.position import Position
 
-_FOLLOWS = (0, 1, 2, 3, -1)  # every value of ``State.follow``, in the order ``follows[follow]`` finds it
+_FOLLOWS = (0, 1, 2, 3, -1)  # every value of ``Position.follow``, in the order ``follows[follow]`` finds it
 
 
 class OptionError(ValueError):
     """A table option this ruleset does not have, or a value it does not take."""
 
 
-AUTOMATIC, CHALLENGE_MODE, NEXT_PLAYER = "automatic", "challenge", "next_player"
+AUTOMATIC: Final = "automatic"
+CHALLENGE_MODE: Final = "challenge"
+NEXT_PLAYER: Final = "next_player"
 
 # Options every ruleset takes: name -> allowed values (None: any positive whole number)
 PLATFORM_OPTIONS: dict[str, tuple[Any, ...] | None] = {"turn_seconds": None, "target_points": None}
@@ -46,9 +48,10 @@ HOUSE_OPTIONS: dict[str, tuple[Any, ...] | None] = {
 class Ruleset:
     """The hooks every ruleset provides. Instances are immutable once built."""
 
-    name = ""
+    name: ClassVar[str] = ""
     family: Family = FRENCH
-    min_seats, max_seats = 2, 4
+    min_seats: ClassVar[int] = 2
+    max_seats: ClassVar[int] = 4
     default_hand = 5
     announce_mode = AUTOMATIC
     draw_anytime = True  # a player may draw while holding a playable card

@@ -36,9 +36,9 @@ from services.rules.rulesets.base import NEXT_PLAYER, OptionError, Ruleset
 class Colors108(Ruleset):
     """Seed 002: the colour deck, +2 chains, wilds, the W+4 challenge, "última"."""
 
-    name = "colors108"
+    name: ClassVar[str] = "colors108"
     family = COLORS
-    max_seats = 10
+    max_seats: ClassVar[int] = 10
     default_hand = 7
     announce_mode = NEXT_PLAYER
     random_first = True

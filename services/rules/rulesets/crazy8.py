@@ -26,24 +26,25 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from services.rules.cards import FRENCH, R8, RA, RANKS, RJ, RQ, SUITS, Card, Seat, Suit, french_deck, rank
 from services.rules.phases import NORMAL, PLUS2, Pending, Phase
 from services.rules.position import Position
 from services.rules.rulesets.base import Ruleset, lowest
 
-R2 = 0
+R2: Final = 0
 # The French cards with the 8, not the Jack, naming a suit
-EIGHTS = replace(FRENCH, chooser=R8)
+EIGHTS: Final = replace(FRENCH, chooser=R8)
 
 
 class Crazy8(Ruleset):
     """OpenSpiel's ``crazy_eights`` (defaults): the 8 wild, up to 5 draws a turn, penalties, one deal a match."""
 
-    name = "crazy8"
+    name: ClassVar[str] = "crazy8"
     family = EIGHTS
-    min_seats, max_seats = 2, 15
+    min_seats: ClassVar[int] = 2
+    max_seats: ClassVar[int] = 15
     default_hand = 5
     after_draw_any = True  # after a draw any valid card of the hand
     random_first = True  # OpenSpiel draws the dealer; the seat after it plays first

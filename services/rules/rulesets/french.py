@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from services.rules.cards import (
     CARD_SPACE,
@@ -103,9 +103,9 @@ class French(Ruleset):
 class Classic32(French):
     """Seed 000: 32 cards, no Jack on Jack, draw any time, automatic "Mau", collect points."""
 
-    name = "classic32"
+    name: ClassVar[str] = "classic32"
     low_rank = R7
-    max_seats = 8  # the site seats 2-4; "com mais de cinco pessoas, juntam-se dois baralhos"
+    max_seats: ClassVar[int] = 8  # the site seats 2-4; "com mais de cinco pessoas, juntam-se dois baralhos"
     clockwise = False  # "o jogo anda para a direita": to each player's right hand
     defaults: ClassVar[dict[str, Any]] = {"jack_on_jack": False}
     extra_options: ClassVar[dict[str, tuple[Any, ...] | None]] = {"scoring": ("collect", "against")}
@@ -142,8 +142,8 @@ class Classic32(French):
 class Classic52(French):
     """Seed 003: Jacks wild, draw only without a play, "Mau"/"Mau Mau" challenged, lowest total wins."""
 
-    name = "classic52"
-    max_seats = 10
+    name: ClassVar[str] = "classic52"
+    max_seats: ClassVar[int] = 10
     clockwise = True  # seed 003: "o jogo avança no sentido horário"
     announce_mode = CHALLENGE_MODE
     draw_anytime = False
@@ -178,7 +178,9 @@ class Classic52(French):
     def starter_effect(self, s: Position) -> None:
         if rank(s.discard[-1]) == RJ:
             s.phase = CHOOSE
-            s.turn = s.dealer
+            # a tie-break round's dealer may be out of it (dealt no hand, no action of its own): then the tied
+            # seat before the first player, where the dealer sits, chooses
+            s.turn = s.dealer if s.active[s.dealer] else s.previous_seat(s.first)
             s.follow = -1
 
     def ace_power(self, s: Position, seat: Seat) -> tuple[Seat, Phase]:
@@ -207,11 +209,14 @@ class Classic52(French):
                 s.tiebreak = low
 
 
+_CANDEIAS_SPECIAL: Final = frozenset((RA, R7, R8, RJ, RQ, RK))  # candeias' special ranks: a card of these has an effect
+
+
 class Candeias(French):
     """Seed 004: two decks, specials A 7 8 J Q K, burns, doubles, quick actions, five rounds."""
 
-    name = "candeias"
-    max_seats = 5
+    name: ClassVar[str] = "candeias"
+    max_seats: ClassVar[int] = 5
     default_hand = 6
     after_draw_any = True
     has_burns = True
@@ -219,14 +224,13 @@ class Candeias(French):
     late_join_rounds = 2
     rounds = 5
     attacks: ClassVar[dict[int, int]] = {R7: 12, R8: 10, RA: 8, RK: 6}
-    _special_ranks = frozenset((RA, R7, R8, RJ, RQ, RK))
 
     def configure(self, opts: dict[str, Any]) -> None:
         if self.eight_bounce:
             raise OptionError("eight_bounce needs a ruleset where the 8 skips")
         if self.ace_company:
             raise OptionError("ace_with_company does not go with candeias' Ace, which skips")
-        self.specials = [rank(c) in self._special_ranks or (self.nine_draws > 0 and rank(c) == R9)
+        self.specials = [rank(c) in _CANDEIAS_SPECIAL or (self.nine_draws > 0 and rank(c) == R9)
                          for c in CARD_SPACE]
 
     def deck(self, seats: int) -> list[Card]:
