@@ -1,4 +1,12 @@
-"""What a seat can do: one immutable ``Action`` per decision, and its plain-dict form.
+"""What a seat can do: one immutable ``Action`` per decision, its plain-dict form and its notation.
+
+The notation (``parse_move``/``format_move``; docs/protocol.md, "Move notation") is the one
+spelling a move travels in: stored events, the rules service, frames, the client, the replay.
+The seat is not part of it: it travels beside it (a tab's command is its socket's seat).
+
+>>> from services.rules.cards import FRENCH
+>>> format_move(parse_move("JH=S!", 2, FRENCH), FRENCH)
+'JH=S!'
 
 >>> from services.rules.cards import FRENCH
 >>> a = parse_action({"seat": 1, "do": "play", "card": "JH", "choose": "S"}, FRENCH)
@@ -146,3 +154,137 @@ def action_to_dict(a: Action, family: Family) -> ActionDict:
     if a.target >= 0:
         d["target"] = a.target
     return d
+
+
+class MoveError(BadRequest):
+    """A move's text that is not the notation, or that names a card or suit its deck has not."""
+
+
+MAX_MOVE = 32  # the longest move is far shorter ("double:10H,10H!!"): a longer text is refused unread
+_NAMED = frozenset({DRAW, PASS, CHALLENGE_WILD})  # the moves that are only their kind
+_PREFIXED = frozenset({BURN, QUICK, DOUBLE, CHALLENGE, CHOOSE})  # ``kind:argument``
+_MARKS = {None: "", MAU: "!", MAUMAU: "!!"}
+_NAME_CHARS = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz+")  # every card's and suit's
+
+
+def _name(token: str) -> bool:
+    """Whether ``token`` may be a card's or a suit's name (which the deck then accepts or not)."""
+    return bool(token) and _NAME_CHARS.issuperset(token) and token not in KINDS
+
+
+def move_fields(text: object) -> ActionDict:
+    """The notation read into the plain form (without a seat), checking its syntax only.
+
+    Grammar: ``card[&card][=suit]`` plays (``&`` the card played with an Ace, ``=`` the suit or
+    colour asked), ``burn:card``, ``quick:card``, ``double:card,card``, ``challenge:seat``,
+    ``choose:suit``, ``draw``, ``pass``, ``challenge_wild``; a final ``!`` calls "mau", ``!!``
+    "maumau". Card names hold none of ``& = : , !`` (``R+2``, ``W+4`` and ``10S`` are names).
+
+    >>> move_fields("AH&JC=D!!")
+    {'do': 'play', 'card': 'AH', 'with': 'JC', 'choose': 'D', 'announce': 'maumau'}
+    >>> move_fields("double:7H,7H"), move_fields("challenge:2"), move_fields("draw")
+    ({'do': 'double', 'cards': ['7H', '7H']}, {'do': 'challenge', 'target': 2}, {'do': 'draw'})
+    >>> move_fields("play 7H")
+    Traceback (most recent call last):
+    ...
+    services.rules.actions.MoveError: 'play 7H' is not a move: ...
+    """
+    if not isinstance(text, str) or not 0 < len(text) <= MAX_MOVE:
+        raise MoveError(f"a move is a string of 1 to {MAX_MOVE} characters, not {text!r}")
+    body = text.rstrip("!")
+    marks = len(text) - len(body)
+    kind, colon, argument = body.partition(":")
+    d: ActionDict
+    if colon:
+        if kind not in _PREFIXED:
+            raise _malformed(text)
+        d = {"do": kind}
+        if kind == DOUBLE:
+            first, comma, second = argument.partition(",")
+            if not (comma and _name(first) and _name(second)):
+                raise _malformed(text)
+            d["cards"] = [first, second]
+        elif kind == CHALLENGE:  # a seat's number as it is written: "02" would not round-trip
+            if not (argument.isascii() and argument.isdigit() and len(argument) <= 2) or argument != str(int(argument)):
+                raise _malformed(text)
+            d["target"] = int(argument)
+        elif not _name(argument):
+            raise _malformed(text)
+        elif kind == CHOOSE:
+            d["choose"] = argument
+        else:
+            d["card"] = argument
+    elif body in _NAMED:
+        d = {"do": body}
+    else:
+        cards, equals, chosen = body.partition("=")
+        card, ampersand, companion = cards.partition("&")
+        if not _name(card) or (ampersand and not _name(companion)) or (equals and not _name(chosen)):
+            raise _malformed(text)
+        d = {"do": PLAY, "card": card}
+        if ampersand:
+            d["with"] = companion
+        if equals:
+            d["choose"] = chosen
+    if marks > 2:
+        raise _malformed(text)
+    if marks:
+        d["announce"] = MAU if marks == 1 else MAUMAU
+    return d
+
+
+def _malformed(text: str) -> MoveError:
+    return MoveError(f"{text!r} is not a move: see the notation in docs/protocol.md")
+
+
+def move_text(d: ActionDict) -> str:
+    """The notation of a plain form (its seat, if any, is not part of it): ``move_fields``' inverse.
+
+    >>> move_text({"seat": 0, "do": "burn", "card": "R+2", "announce": "mau"})
+    'burn:R+2!'
+    """
+    kind = d["do"]
+    if kind == PLAY:
+        text = d["card"] + ("&" + d["with"] if "with" in d else "") + ("=" + d["choose"] if "choose" in d else "")
+    elif kind == DOUBLE:
+        text = f"{kind}:{d['cards'][0]},{d['cards'][1]}"
+    elif kind in (BURN, QUICK):
+        text = f"{kind}:{d['card']}"
+    elif kind == CHALLENGE:
+        text = f"{kind}:{d['target']}"
+    elif kind == CHOOSE:
+        text = f"{kind}:{d['choose']}"
+    else:
+        text = kind
+    return text + _MARKS[d.get("announce")]
+
+
+def parse_move(text: object, seat: Seat, family: Family) -> Action:
+    """The action of ``seat`` a move's text spells; ``MoveError`` (a ``BadRequest``) when malformed.
+
+    >>> from services.rules.cards import COLORS, FRENCH
+    >>> parse_move("W+4=G!", 1, COLORS) == Action("play", 1, COLORS.parse("W+4"), 1, "mau")
+    True
+    >>> parse_move("7H=S", 0, FRENCH)
+    Traceback (most recent call last):
+    ...
+    services.rules.actions.MoveError: 7H takes no suit or colour
+    """
+    fields = move_fields(text)
+    fields["seat"] = seat
+    try:
+        return parse_action(fields, family)
+    except MoveError:
+        raise
+    except BadRequest as e:
+        raise MoveError(str(e)) from None
+
+
+def format_move(a: Action, family: Family) -> str:
+    """The notation of an action (``parse_move``'s inverse; the seat travels beside it).
+
+    >>> from services.rules.cards import FRENCH
+    >>> format_move(Action("double", 3, FRENCH.parse("7H"), card2=FRENCH.parse("7H"), announce="maumau"), FRENCH)
+    'double:7H,7H!!'
+    """
+    return move_text(action_to_dict(a, family))
