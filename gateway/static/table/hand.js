@@ -65,9 +65,21 @@ export function renderHand(p) {
   const wrap = h('div', { class: 'hand-wrap' },
     h('h2', { class: 'sr-only' }, t('table.my_hand')),
     container);
-  // laid out, then at every change of width (a phone turned): the first call comes once it is on screen
-  new ResizeObserver(() => markHiddenEnds(wrap, container)).observe(container);
+  watchWidth(container);
   return wrap;
+}
+
+// One observer for the hand on screen, not one per render: each render's hand replaces the last one watched.
+// Its first call comes once the hand is laid out, then at every change of width (a phone turned).
+const widths = typeof ResizeObserver === 'undefined' ? null
+  : new ResizeObserver((entries) => entries.forEach((e) => markHiddenEnds(e.target.parentElement, e.target)));
+let watched = null;
+
+function watchWidth(hand) {
+  if (!widths) return;
+  if (watched) widths.unobserve(watched);
+  watched = hand;
+  widths.observe(hand);
 }
 
 /** A hand wider than the screen scrolls: each end that hides cards is shaded, with an arrow, so the player knows. */
