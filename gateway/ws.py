@@ -43,7 +43,7 @@ from gateway.frames import (
     state_frame,
 )
 from gateway.http_api import DB_KEY, ZONE_KEY
-from gateway.moves import action_of
+from gateway.moves import action_of, is_move
 from gateway.openlist import OpenTables
 from gateway.outbox import SESSION_ENDED, Outbox
 from gateway.presence import Marks
@@ -56,6 +56,7 @@ from services.chat.client import post
 from services.chat.store import history
 from services.clock.presence import WATCHING
 from services.matchmaking.quick import QuickMatch, Refusal
+from services.rules.actions import MoveError
 from services.runtime import logs, metrics
 from services.runtime.refusals import Code
 from services.runtime.settings import SocketLimits
@@ -304,7 +305,7 @@ class Socket:
             raise FrameError(Code.BAD_FRAME, "a command frame has an id and a command object")
         command_id = f"{self.identity}:{cid}"
         try:
-            await self.acting(fresh="do" not in body)  # a move trusts a check of the last seconds
+            await self.acting(fresh=not is_move(body))  # a move trusts a check of the last seconds
             if "chat" in body:
                 ack = await self._chat(table_id, command_id, body["chat"])
             else:
@@ -319,7 +320,7 @@ class Socket:
         cmd = table_pb2.TableCommand(command_id=command_id, table_id=table_id, actor=self.identity,
                                      actor_name=self.name)
         try:
-            if "do" in body:
+            if is_move(body):
                 feed = self.feeds.feeds.get(table_id)
                 action_of(body, feed.table.seat_of(self.identity) if feed is not None else -1, cmd.act)
             else:
@@ -334,6 +335,8 @@ class Socket:
                     await self.seat(cmd, feed.table)
         except json_format.ParseError as e:
             raise FrameError(Code.BAD_COMMAND, f"malformed command: {e}") from None
+        except MoveError as e:
+            raise FrameError(Code.BAD_REQUEST, str(e)) from None
         reply = await deliver(self.nc, cmd)  # sent again through a stream's election: the tab never sees it
         if reply.WhichOneof("result") == "done":
             return {"ok": True, "seqs": list(reply.done.sequences), "seat": reply.done.seat}

@@ -3,6 +3,7 @@
 // reduceFrame, as if each step were an events frame), and the player's controls: one step back
 // or forward, the slider, play/pause and the speed. No DOM, no timers: unit-tested in node.
 
+import { readMoves } from './table/notation.js';
 import { initialState, reduceFrame } from './table/state.js';
 
 export const SPEEDS = [1, 2, 4];
@@ -16,7 +17,7 @@ const LOG_KEPT = 150; // as the table keeps
 export function buildSteps(tableId, steps, catalog = null) {
   let st = initialState(null, 0);
   return steps.map((s) => {
-    const frame = { type: 'events', table: tableId, seq: s.seq, table_info: s.table_info, view: s.view, events: s.events || [] };
+    const frame = readMoves({ type: 'events', table: tableId, seq: s.seq, table_info: s.table_info, view: s.view, events: s.events || [] });
     const mine = reduceFrame({ ...st, log: [] }, frame, 0, catalog); // the log of this step alone
     st = { ...mine, log: [...st.log, ...mine.log].slice(-LOG_KEPT) };
     return { seq: s.seq, st, lines: mine.log, words: s.words || [], events: frame.events };

@@ -18,6 +18,7 @@ import { keepHandFocus } from './table/hand.js';
 import { buildRegions, unknownTable } from './table/layout.js';
 import { CARD_ACTIONS } from './table/legal.js';
 import { renderLobby } from './table/lobby.js';
+import { formatMove, readMoves } from './table/notation.js';
 import { renderLog } from './table/logpanel.js';
 import { menuRegion } from './table/menuregion.js';
 import { renderNotices } from './table/notices.js';
@@ -66,7 +67,7 @@ export function createTableScreen(ctx, tableId, invitation) {
   }
 
   function onFrame(e) {
-    const frame = e.detail;
+    const frame = readMoves(e.detail);
     if (frame.table !== tableId) return;
     const before = st;
     st = reduceFrame(st, frame, Date.now(), ctx.catalog);
@@ -108,8 +109,7 @@ export function createTableScreen(ctx, tableId, invitation) {
   }
 
   function act(action, fromEl = null) {
-    const command = { ...action };
-    delete command.seat;
+    const command = { move: formatMove(action) };
     playRect = fromEl ? fromEl.getBoundingClientRect() : null;
     const isCard = CARD_ACTIONS.includes(action.do);
     set({ chooser: null, companion: null, doubleMode: false, ...(isCard ? { announce: false } : {}) });

@@ -125,6 +125,7 @@ def _action(e: Seen, name: Callable[[int], str]) -> str:
         text += f", announcing {a['announce']}"
     if "target" in a:
         text += f" at {name(a['target'])}"
+    text += f" [{a['move']}]"  # the notation a staff member can quote (docs/protocol.md, "Move notation")
     return "; ".join([text, *(_drawn(d, name) for d in draws)]) + _reshuffled(e)
 
 

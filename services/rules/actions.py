@@ -56,6 +56,7 @@ ActionDict = TypedDict("ActionDict", {
     "choose": NotRequired[str],  # a suit's or a colour's letter
     "announce": NotRequired[str],  # "mau" or "maumau"
     "target": NotRequired[int],  # challenge: the seat challenged
+    "move": NotRequired[str],  # the same move in its notation, beside the fields while both travel
 })
 
 
@@ -278,6 +279,19 @@ def parse_move(text: object, seat: Seat, family: Family) -> Action:
         raise
     except BadRequest as e:
         raise MoveError(str(e)) from None
+
+
+def with_move(a: Action, family: Family) -> ActionDict:
+    """The plain form of an action with its notation beside it, as views, frames and stored
+    events carry it until the fields are dropped (docs/operations.md, "Upgrade").
+
+    >>> from services.rules.cards import FRENCH
+    >>> with_move(Action("play", 0, FRENCH.parse("AH"), 3, card2=FRENCH.parse("JC")), FRENCH)
+    {'seat': 0, 'do': 'play', 'card': 'AH', 'with': 'JC', 'choose': 'S', 'move': 'AH&JC=S'}
+    """
+    d = action_to_dict(a, family)
+    d["move"] = move_text(d)
+    return d
 
 
 def format_move(a: Action, family: Family) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import NotRequired, TypedDict
 
-from services.rules.actions import ActionDict, action_to_dict
+from services.rules.actions import ActionDict, with_move
 from services.rules.cards import Seat
 from services.rules.engine import legal_actions, may_join_late
 from services.rules.state import State
@@ -126,4 +126,4 @@ def _own(s: State, seat: Seat | None) -> Own:
         return {"legal_actions": []}
     fam = s.rs.family
     return {"hand": fam.names(sorted(s.hands[seat])),
-            "legal_actions": [action_to_dict(a, fam) for a in legal_actions(s, seat)]}
+            "legal_actions": [with_move(a, fam) for a in legal_actions(s, seat)]}

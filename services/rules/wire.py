@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from maumau.v1 import actions_pb2, cards_pb2, events_pb2, state_pb2, views_pb2
-from services.rules.actions import Action, ActionDict, action_to_dict, parse_action
+from services.rules.actions import Action, ActionDict, move_fields, parse_action, with_move
 from services.rules.cards import Family
 from services.rules.decider import ActionTaken, Event, RoundDealt, RoundEnded
 from services.rules.record import from_record, to_record
@@ -68,8 +68,19 @@ def state_from_pb(msg: state_pb2.MatchState) -> State:
 _RECORD_FIELDS = tuple(f.name for f in state_pb2.MatchState.DESCRIPTOR.fields if f.name not in ("options", "hands"))
 
 
-def action_from_pb(msg: actions_pb2.Action, family: Family) -> Action:
-    """Raises ``BadRequest`` for a malformed action."""
+def action_fields(msg: actions_pb2.Action) -> ActionDict:
+    """An ``Action`` message's plain form with its seat, read from its ``move``; from the fields
+    beside it only in a record written before the move existed (syntax checked, not the deck).
+
+    >>> action_fields(actions_pb2.Action(seat=1, move="JH=S!", do="draw"))  # the move is what is read
+    {'do': 'play', 'card': 'JH', 'choose': 'S', 'announce': 'mau', 'seat': 1}
+    >>> action_fields(actions_pb2.Action(seat=2, do="double", cards=["7H", "7H"]))
+    {'seat': 2, 'do': 'double', 'cards': ['7H', '7H']}
+    """
+    if msg.move:
+        moved = move_fields(msg.move)
+        moved["seat"] = msg.seat
+        return moved
     raw: ActionDict = {"seat": msg.seat, "do": msg.do}
     if msg.card:
         raw["card"] = msg.card
@@ -84,11 +95,18 @@ def action_from_pb(msg: actions_pb2.Action, family: Family) -> Action:
         raw["announce"] = msg.announce
     if msg.HasField("target"):
         raw["target"] = msg.target
-    return parse_action(raw, family)
+    return raw
+
+
+def action_from_pb(msg: actions_pb2.Action, family: Family) -> Action:
+    """Raises ``BadRequest`` (``MoveError`` for a move's text) for a malformed action."""
+    return parse_action(action_fields(msg), family)
 
 
 def action_to_pb(a: Action, family: Family) -> actions_pb2.Action:
-    return actions_pb2.Action(**action_to_dict(a, family))
+    """The message of an action: its ``move``, and the same move field by field for the readers of
+    the release before (docs/operations.md, "Upgrade")."""
+    return actions_pb2.Action(**with_move(a, family))
 
 
 def event_to_pb(e: Event, family: Family, table_id: str = "") -> events_pb2.Event:

@@ -13,8 +13,9 @@ from collections.abc import Callable, Iterable
 from typing import Any, NotRequired, TypedDict
 
 from maumau.v1 import events_pb2
-from services.rules.actions import ActionDict
+from services.rules.actions import ActionDict, move_text
 from services.rules.views import View, view
+from services.rules.wire import action_fields
 from services.table.domain import Category, Status, Table
 
 
@@ -205,20 +206,8 @@ def _dealt(ev: events_pb2.Event, seat: int | None) -> EventBody:
 
 def _action(ev: events_pb2.Event, seat: int | None) -> EventBody:
     a = ev.action_taken
-    action: ActionDict = {"seat": a.action.seat, "do": a.action.do}
-    # each key spelt out, not a loop over names: mypy types a TypedDict's key only when it is a literal
-    if a.action.card:
-        action["card"] = a.action.card
-    if getattr(a.action, "with"):  # the card played together with an Ace (``with`` is a Python keyword)
-        action["with"] = getattr(a.action, "with")
-    if a.action.choose:
-        action["choose"] = a.action.choose
-    if a.action.announce:
-        action["announce"] = a.action.announce
-    if a.action.cards:
-        action["cards"] = list(a.action.cards)
-    if a.action.HasField("target"):
-        action["target"] = a.action.target
+    action = action_fields(a.action)
+    action["move"] = a.action.move or move_text(action)  # a record written before the move: spelt from its fields
     draws = []
     for d in a.draws:
         draw: Draw = {"seat": d.seat, "count": len(d.cards)}

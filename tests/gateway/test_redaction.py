@@ -123,7 +123,7 @@ def test_an_ace_played_with_company_shows_both_cards() -> None:
     ev = events_pb2.Event(type="ActionTaken")
     ev.action_taken.action.CopyFrom(actions_pb2.Action(**{"seat": 1, "do": "play", "card": "AH", "with": "9H"}))
     shown = redact_event(ev, None)
-    assert shown["action"] == {"seat": 1, "do": "play", "card": "AH", "with": "9H"}
+    assert shown["action"] == {"seat": 1, "do": "play", "card": "AH", "with": "9H", "move": "AH&9H"}
 
 
 def test_a_competitive_table_shows_its_stake_and_the_vote_on_the_one_who_left() -> None:

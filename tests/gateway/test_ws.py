@@ -52,6 +52,38 @@ async def test_two_players_see_each_others_moves_with_only_their_own_hand(nats_u
     assert a_ev["view"]["hand"] != b_ev["view"]["hand"]
 
 
+async def test_a_move_sent_in_its_notation_is_stored_and_shown_in_it(nats_url: str, tmp_path: Path) -> None:
+    async with gateways(nats_url, tmp_path) as g:
+        alice, bob = await g.client("Ana"), await g.client("Bia")
+        tid, a_state, b_state = await _started_and_watched(g, alice, bob)
+        player, viewer = (alice, bob) if a_state["view"]["turn"] == 0 else (bob, alice)
+        ack = await player.command(tid, {"move": "draw"})
+        seen = await viewer.wait(lambda f: f.get("type") == "events" and f["seq"] == ack["seqs"][0])
+        stored = await g.platform.store.read(tid)
+        await alice.close()
+        await bob.close()
+    action = stored[-1].batch.events[0].action_taken.action
+    assert ack["ok"] and (action.move, action.do) == ("draw", "draw")  # and its fields, for the release before
+    assert seen["events"][0]["action"] == {"seat": action.seat, "do": "draw", "move": "draw"}
+    assert all(a["move"] for a in (a_state if player is alice else b_state)["view"]["legal_actions"])
+
+
+async def test_a_move_not_in_the_notation_is_refused_and_changes_nothing(nats_url: str, tmp_path: Path) -> None:
+    async with gateways(nats_url, tmp_path) as g:
+        alice, bob = await g.client("Ana"), await g.client("Bia")
+        tid, a_state, _ = await _started_and_watched(g, alice, bob)
+        player = alice if a_state["view"]["turn"] == 0 else bob
+        before = len(await g.platform.store.read(tid))
+        acks = [await player.command(tid, body) for body in
+                ({"move": "play 7H"}, {"move": 7}, {"move": "draw", "do": "pass"})]
+        after = len(await g.platform.store.read(tid))
+        ping = await player.command(tid, {"move": "draw"})  # the socket and the turn are as they were
+        await alice.close()
+        await bob.close()
+    assert [(a["ok"], a["code"]) for a in acks] == [(False, "bad_request")] * 3
+    assert "notation" in acks[0]["message"] and after == before and ping["ok"]
+
+
 async def test_a_spectator_sees_no_hand_and_can_neither_act_nor_write(nats_url: str, tmp_path: Path) -> None:
     async with gateways(nats_url, tmp_path) as g:
         alice, bob, eve = await g.client("Ana"), await g.client("Bia"), await g.client("Eva")

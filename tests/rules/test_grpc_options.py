@@ -48,8 +48,9 @@ async def test_an_ace_with_company_over_grpc(stub: rules_pb2_grpc.RulesStub) -> 
     alone = await stub.Decide(rules_pb2.DecideRequest(state=state, action=actions_pb2.Action(
         do="play", seat=0, card="AD")))
     assert alone.rejection.code == "illegal_action"
-    action = actions_pb2.Action(**{"do": "play", "seat": 0, "card": "AD", "with": "JC", "choose": "S"})
+    action = actions_pb2.Action(seat=0, move="AD&JC=S")
     reply = await stub.Decide(rules_pb2.DecideRequest(state=state, action=action, with_state=True))
-    assert reply.accepted.events[0].action_taken.action == action
+    assert reply.accepted.events[0].action_taken.action == actions_pb2.Action(
+        move="AD&JC=S", **{"do": "play", "seat": 0, "card": "AD", "with": "JC", "choose": "S"})
     after = state_from_pb(reply.accepted.state)
     assert after.turn == 1 and after.hands[0] == s.hands[0][2:] and len(after.discard) == 3

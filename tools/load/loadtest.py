@@ -227,7 +227,8 @@ async def play_table(table: Table, measure: Measure, rng: random.Random, progres
             continue
         options = [a for a in view["legal_actions"] if a["do"] != "challenge"]
         sent = time.perf_counter()
-        ack = await table.tabs[seat].command(table.table, f"{ids}m{counter}", rng.choice(options), deadline)
+        move = {"move": rng.choice(options)["move"]}  # as the web client sends it
+        ack = await table.tabs[seat].command(table.table, f"{ids}m{counter}", move, deadline)
         counter += 1
         if not ack.get("ok"):
             await asyncio.sleep(0.01)

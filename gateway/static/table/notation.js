@@ -91,3 +91,33 @@ export function formatMove(d) {
   else text = d.do;
   return text + (d.announce === 'mau' ? '!' : d.announce === 'maumau' ? '!!' : '');
 }
+
+/**
+ * An action as a frame carries it, read from its `move`: the fields the server sends beside it are
+ * for the pages of the release before, which knew no notation (docs/operations.md, "Upgrade").
+ * An action without a move, or with one this page cannot read, is taken as its fields say.
+ * @template {MoveFields & {move?: string}} A
+ * @param {A} a
+ * @returns {A}
+ */
+export function fromMove(a) {
+  if (!a || typeof a.move !== 'string') return a;
+  try {
+    return /** @type {A} */ ({ ...(a.seat === undefined ? {} : { seat: a.seat }), ...parseMove(a.move), move: a.move });
+  } catch (e) {
+    if (e instanceof MoveError) return a;
+    throw e;
+  }
+}
+
+/**
+ * A `state` or `events` frame (or a replay's step) with every action in it read from its move.
+ * @template {{view?: any, events?: any[]}} F
+ * @param {F} frame
+ * @returns {F}
+ */
+export function readMoves(frame) {
+  const view = frame.view?.legal_actions ? { ...frame.view, legal_actions: frame.view.legal_actions.map(fromMove) } : frame.view;
+  const events = frame.events?.map((ev) => (ev.action ? { ...ev, action: fromMove(ev.action) } : ev));
+  return { ...frame, ...(view === undefined ? {} : { view }), ...(events === undefined ? {} : { events }) };
+}
