@@ -10,6 +10,7 @@ Without a build (a tree never set up) the source modules are served as they are,
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from pathlib import Path
@@ -23,6 +24,31 @@ IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"
 # esbuild's `[name]-[hash]`: the hash is 8 characters of upper-case base32
 HASHED = re.compile(r"[A-Za-z0-9_.]+-[A-Z0-9]{8}\.[a-z0-9]+")
+
+
+_APP = re.compile(r'src="/static/dist/(app-[A-Z0-9]{8}\.js)"')
+
+
+def client_build() -> str:
+    """The web client's build that a page opened now gets: the hashed name of the module its shell
+    loads (it changes with every file that module reaches); "" without a build. A page compares it
+    with its own on each welcome and reloads when the two differ (``freshness.js``), so that no
+    page of an older release outlives a deploy.
+
+    >>> client_build() == "" or client_build().startswith("app-")
+    True
+    """
+    try:
+        stat = (DIST / "index.html").stat()
+    except FileNotFoundError:
+        return ""
+    return _read_build(stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=1)
+def _read_build(mtime_ns: int, size: int) -> str:  # the shell read again only when a build rewrote it
+    found = _APP.search((DIST / "index.html").read_text(encoding="utf-8"))
+    return found[1] if found else ""
 
 
 def _built(name: str) -> Path:

@@ -111,6 +111,7 @@ class WelcomeFrame(TypedDict):
     v: int
     identity: str
     name: str
+    client: str  # the web client's build a page opened now gets (``client_files.client_build``)
 
 
 class PongFrame(TypedDict):

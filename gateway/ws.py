@@ -30,6 +30,7 @@ from nats.errors import Error as NatsError
 from nats.js.kv import KeyValue
 from sqlalchemy.exc import SQLAlchemyError
 
+from gateway.client_files import client_build
 from gateway.feeds import Feed, Feeds, UnknownTable
 from gateway.frames import (
     Ack,
@@ -266,7 +267,8 @@ class Socket:
             self.lobby.watchers.add(self)
 
     def welcome(self) -> None:
-        self.send({"type": "welcome", "v": PROTOCOL, "identity": self.identity, "name": self.name})
+        self.send({"type": "welcome", "v": PROTOCOL, "identity": self.identity, "name": self.name,
+                   "client": client_build()})
 
     async def on_subscribe(self, table_id: str, frame: dict[str, Any]) -> None:
         await self.subscribe(table_id, frame.get("since"))

@@ -7,6 +7,7 @@ import { api, Connection, loadSession, onAccountElsewhere, sessionSettled } from
 import { DEFAULT_DESIGN, DESIGN_IDS, showFigures } from './cards.js';
 import { rulesetLabel } from './catalog.js';
 import { h, mount } from './dom.js';
+import { ownBuild, watchFreshness } from './freshness.js';
 import { errorText, initLang, onLangChange, t } from './i18n.js';
 import { createHome, nameForm } from './lobby.js';
 import { parseProfilePath } from './rankings.js';
@@ -42,6 +43,7 @@ const NAME_FIRST = { table: 'name.needed_for_table', replay: 'replay.name_needed
 const nameFirst = (name) => (loadSession() ? '' : NAME_FIRST[name] || '');
 
 const conn = new Connection();
+const freshness = watchFreshness(conn, ownBuild(import.meta.url));
 const renderTools = () => drawTools(ctx);
 let screen = null;
 let helpRuleset = null; // the ruleset of the screen shown (a table's, the create form's); else the catalog's first
@@ -59,6 +61,11 @@ const ctx = {
   design: savedDesign(),
   session: () => loadSession(),
   navigate(path, { replace = false } = {}) {
+    if (freshness.stale) { // a new build is served: the next screen comes from it
+      if (replace) location.replace(path);
+      else location.assign(path);
+      return;
+    }
     if (replace) history.replaceState(null, '', path);
     else history.pushState(null, '', path);
     route();

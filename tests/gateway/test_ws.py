@@ -317,3 +317,16 @@ async def test_a_teams_lobby_shows_who_partners_whom_as_the_creator_moves_player
     info = after["table_info"]
     assert info["my_seat"] == 2 and info["players"][2]["name"] == "Bia" and info["players"][1]["bot"]
     assert info["partners"] == [[0, 2], [1, 3]]
+
+
+async def test_the_welcome_names_the_client_build_the_shell_loads_now(nats_url: str, tmp_path: Path) -> None:
+    async with gateways(nats_url, tmp_path) as g:
+        alice = await g.client("Ana")
+        async with g.http.get(g.urls[0] + "/") as page:
+            shell = await page.text()
+        await alice.connect()
+        await alice.send({"type": "hello", "v": 1})
+        welcome = await alice.wait(lambda f: f.get("type") == "welcome")
+        await alice.close()
+    assert welcome["client"].startswith("app-")  # make setup built the client
+    assert f'src="/static/dist/{welcome["client"]}"' in shell
