@@ -39,7 +39,7 @@ PROJECTED_S = 60
 INSTRUMENT = """
 (() => {
   const Native = window.WebSocket;
-  const mm = window.__e2e = { sockets: [], acks: [], seqs: {}, frames: [], chat: [] };
+  const mm = window.__e2e = { sockets: [], acks: [], seqs: {}, frames: [], chat: [], welcomes: [] };
   class Watched extends Native {
     constructor(...args) {
       super(...args);
@@ -54,6 +54,7 @@ INSTRUMENT = """
             mm.frames.push({ type: f.type, table: f.table, seq: f.seq, view: f.view, events: f.events || [],
                              my_seat: f.table_info && f.table_info.my_seat });
           } else if (f.type === 'chat') mm.chat.push(f);
+          else if (f.type === 'welcome') mm.welcomes.push(f);
         }, 0);
       });
     }
