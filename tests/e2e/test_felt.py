@@ -382,3 +382,23 @@ async def test_at_a_timed_table_the_ring_of_the_seat_on_turn_empties(players: Pl
         "(f) => parseFloat(document.querySelector('[data-testid=\"my-seat\"] .seat-ring.lit')"
         "?.style.getPropertyValue('--left')) < f", arg=first)
     assert "conic-gradient" in await ring.evaluate("(r) => getComputedStyle(r).backgroundImage")
+
+
+@pytest.mark.parametrize("seats", [4, 6])
+async def test_on_the_narrowest_phone_no_seat_covers_the_piles_or_the_last_move(players: Players, seats: int) -> None:
+    ana = await players.open("Ana", phone=True, viewport={"width": 320, "height": 640})
+    await host_ready(ana, "classic32", seats)
+    await ana.wait_actionable()
+    await expect(ana.by("last-event")).to_be_visible()
+    boxes = await ana.page.evaluate("""() => {
+      const box = (e) => { const r = e.getBoundingClientRect(); return { left: r.left, right: r.right, top: r.top, bottom: r.bottom }; };
+      const seat = (e) => [...e.children].filter((c) => !c.matches('.seat-body')).map(box)  // the name and the marks
+        .concat([...e.querySelectorAll('.seat-ring')].map(box));
+      return {
+        centre: [...document.querySelectorAll('.piles > *, [data-testid="last-event"]')].map(box),
+        seats: [...document.querySelectorAll('.opponent, .my-seat')].flatMap(seat),
+      };
+    }""")
+    await ana.shot(f"felt-320-{seats}", full_page=False)
+    hits = [(s, c) for s in boxes["seats"] for c in boxes["centre"] if overlaps(s, c)]
+    assert len(boxes["centre"]) == 3 and len(boxes["seats"]) >= 2 * seats and not hits, hits
