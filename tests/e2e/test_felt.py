@@ -391,7 +391,10 @@ async def test_on_the_narrowest_phone_no_seat_covers_the_piles_or_the_last_move(
     await ana.wait_actionable()
     await expect(ana.by("last-event")).to_be_visible()
     boxes = await ana.page.evaluate("""() => {
-      const box = (e) => { const r = e.getBoundingClientRect(); return { left: r.left, right: r.right, top: r.top, bottom: r.bottom }; };
+      const box = (e) => {
+        const r = e.getBoundingClientRect();
+        return { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+      };
       const seat = (e) => [...e.children].filter((c) => !c.matches('.seat-body')).map(box)  // the name and the marks
         .concat([...e.querySelectorAll('.seat-ring')].map(box));
       return {
