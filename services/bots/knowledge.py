@@ -33,7 +33,7 @@ from functools import lru_cache
 from typing import Any
 
 from services.bots.reading import Group, LastPlay, Reading, sync
-from services.rules.actions import Action, parse_action
+from services.rules.actions import Action, parse_move
 from services.rules.cards import Card, Family, Seat, Suit
 from services.rules.rulesets import Ruleset, make_ruleset
 from services.rules.state import State
@@ -124,7 +124,7 @@ def from_view(v: Mapping[str, Any], options: Mapping[str, Any], played_public: S
         dealer=v["dealer"],
         rounds_played=v["rounds_played"],
         scores=tuple(v["scores"]),
-        legal=tuple(parse_action(a, fam) for a in v["legal_actions"]),
+        legal=tuple(parse_move(a["move"], a["seat"], fam) for a in v["legal_actions"]),  # the move, as every reader
         reading=() if read is None else read.groups,
         last_plays=() if read is None else read.last,
     )
