@@ -74,6 +74,15 @@ async def test_say_mau_and_choose_a_suit_with_a_jack(players: Players) -> None:
     ack = await ana.click_command(chooser.get_by_test_id(f"suit-{suit}"))
     assert ack is not None and ack["ok"], ack
     await expect(chooser).to_have_count(0)
+    # the asked suit's mark beside the Jack's printed effect, not over it: read as soon as both are drawn,
+    # before the bot may cover the Jack (CI, on a crowded machine: read after the log's checks, it was gone)
+    boxes = await ana.page.wait_for_function("""() => {
+      const mark = document.querySelector('.pile-asked');
+      const band = [...document.querySelectorAll('.pile .card-effect')].at(-1);
+      return mark && band ? [mark.getBoundingClientRect().toJSON(), band.getBoundingClientRect().toJSON()] : null;
+    }""")
+    mark, band = await boxes.json_value()
+    assert not overlaps(mark, band), (mark, band)
     # what the server stored: the Jack on the pile asking for the suit, one card left, no penalty
     frame = next(f for f in reversed(await ana.frames()) if f["seq"] == max(ack["seqs"]))
     played = next(e for e in frame["events"] if e["type"] == "ActionTaken")
@@ -88,11 +97,6 @@ async def test_say_mau_and_choose_a_suit_with_a_jack(players: Players) -> None:
     await expect(entry.last).to_contain_text(re.compile(rf"e pediu \S* ?{SUIT_NAMES[suit]}"))
     await expect(entry.last).to_contain_text('"Mau!"')
     await expect(ana.by("event-log")).not_to_contain_text("de castigo")
-    # the asked suit's mark beside the Jack's printed effect, not over it
-    box = "(e) => e.getBoundingClientRect().toJSON()"
-    mark = await ana.page.locator(".pile-asked").evaluate(box)
-    band = await ana.page.locator(".pile .card-effect").last.evaluate(box)
-    assert not overlaps(mark, band), (mark, band)
     await ana.shot("mau-3-after")
 
 
