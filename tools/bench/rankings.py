@@ -27,10 +27,10 @@ import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime, timedelta
-from operator import itemgetter
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
+from zoneinfo import ZoneInfo
 
 from sqlalchemy import Index, event, func, select, text
 from sqlalchemy import Table as SqlTable
@@ -40,11 +40,10 @@ from sqlalchemy.sql.schema import ScalarElementColumnDefault
 from services.eventlog.sql import engine
 from services.readmodels.accounts.projection import accounts
 from services.readmodels.rankings import queries
-from services.readmodels.rankings.periods import Period, zone
+from services.readmodels.rankings.outcome import outcome
+from services.readmodels.rankings.periods import Period, keys, zone
 from services.readmodels.rankings.projection import (
     TOTALS_KEY,
-    Gains,
-    add_gains,
     record,
     seat_rows,
     seats_played,
@@ -66,9 +65,21 @@ YEAR = 365 * 86400
 _FINISHED = Table("", status=Status.OVER, match_no=1)  # what every match of the run shares
 
 
-def _match(seed: int, n: int, now: datetime) -> tuple[Table, datetime]:
-    """Match ``n`` of the run: the same whichever path loads it, and in whatever order. Its table is a copy
-    of ``_FINISHED`` (a third of the time of a new one: a table has 30 fields), its draws plain floats
+class _Drawn(NamedTuple):
+    """A match of the run as drawn: who sat (account or guest numbers; a bot last, if ``bot``), what it was."""
+
+    n: int
+    picked: list[int]
+    bot: bool
+    ruleset: str
+    category: Category
+    winner: int
+    stake: int
+    ended: datetime
+
+
+def _drawn(seed: int, n: int, now: datetime) -> _Drawn:
+    """Match ``n`` of the run: the same whichever path loads it, and in whatever order. Its draws plain floats
     (``sample`` and ``randint`` cost as much as the rest of the match)."""
     draw = random.Random(seed * 1_000_003 + n).random
     people, bot = 2 + int(draw() * 3), draw() < 1 / 3
@@ -76,14 +87,82 @@ def _match(seed: int, n: int, now: datetime) -> tuple[Table, datetime]:
     while len(picked) < people - bot:
         if (i := int(draw() * (ACCOUNTS + GUESTS))) not in picked:
             picked.append(i)
-    players = [Player(f"a-{i}" if i < ACCOUNTS else f"g-{i}", f"P{i}") for i in picked]
-    if bot:
-        players.append(Player(f"bot:{n}", "Robô", bot=True))
+    ruleset, winner = RULESET_NAMES[int(draw() * len(RULESET_NAMES))], int(draw() * people)
+    stake = 50 if not bot and draw() < 0.5 else 0
+    return _Drawn(n, picked, bot, ruleset, Category.TRAINING if bot else Category.OFFICIAL, winner, stake,
+                  now - timedelta(seconds=draw() * YEAR))
+
+
+def _identity(i: int) -> str:
+    return f"a-{i}" if i < ACCOUNTS else f"g-{i}"
+
+
+def _seated(m: _Drawn) -> list[tuple[str, str, bool]]:
+    """Identity, name and whether a bot, seat by seat."""
+    people = [(_identity(i), f"P{i}", False) for i in m.picked]
+    return [*people, (f"bot:{m.n}", "Robô", True)] if m.bot else people
+
+
+def _match(seed: int, n: int, now: datetime) -> tuple[Table, datetime]:
+    """Match ``n`` of the run as the projection sees it end. Its table is a copy of ``_FINISHED`` (a third of the
+    time of a new one: a table has 30 fields)."""
+    m = _drawn(seed, n, now)
+    players = [Player(identity, name, bot=bot) for identity, name, bot in _seated(m)]
     t = copy.copy(_FINISHED)
-    t.table_id, t.players, t.ruleset = f"b{n}", players, RULESET_NAMES[int(draw() * len(RULESET_NAMES))]
-    t.category, t.winners = Category.TRAINING if bot else Category.OFFICIAL, [int(draw() * len(players))]
-    t.match_stake = 50 if not bot and draw() < 0.5 else 0
-    return t, now - timedelta(seconds=draw() * YEAR)
+    t.table_id, t.players, t.ruleset = f"b{n}", players, m.ruleset
+    t.category, t.winners, t.match_stake = m.category, [m.winner], m.stake
+    return t, m.ended
+
+
+SEAT_COLUMNS = ("table_id", "match_no", "seat", "identity", "name", "bot", "ruleset", "category", "won", "left",
+                "end_reason", "ended_at", "xp", "chips")
+
+
+def _seat_records(m: _Drawn) -> list[tuple[Any, ...]]:
+    """The seats of a drawn match as ``seat_rows`` makes them (``SEAT_COLUMNS``), made straight from its draws: a
+    match of the run is played to its end (no seat left it), and a table, players and a dict per seat cost
+    twice the rest of a seat's making."""
+    table_id, results = f"b{m.n}", outcome(len(m.picked) + m.bot, [m.winner], m.stake)
+    return [(table_id, _FINISHED.match_no, seat, identity, name, bot, m.ruleset, m.category, seat == m.winner, False,
+             "played", m.ended, xp, chips)
+            for seat, ((identity, name, bot), (xp, chips)) in enumerate(zip(_seated(m), results, strict=True))]
+
+
+Group = tuple[str, str, str, str]  # the totals' key but the identity: ruleset, category, period, period key
+
+
+class _Totals:
+    """The people's totals of drawn matches, summed as the projection sums them (``add_gains``) but grouped by
+    their key but the identity: a match finds its five groups by its local day once, each seat then one lookup
+    of its identity per group (a 5-tuple made and hashed per seat and period was most of a bulk load's Python),
+    and the rows come out in the primary key's order sorting groups, then identities within each."""
+
+    def __init__(self, tz: ZoneInfo) -> None:
+        self.tz = tz
+        self.groups: dict[Group, dict[str, list[int]]] = {}  # identity -> [played, wins, xp]
+        self._of_day: dict[tuple[str, str, date], tuple[dict[str, list[int]], ...]] = {}
+
+    def add(self, m: _Drawn) -> None:
+        day = (m.ruleset, m.category, m.ended.astimezone(self.tz).date())
+        if (groups := self._of_day.get(day)) is None:
+            groups = self._of_day[day] = tuple(self.groups.setdefault((m.ruleset, m.category, period, key), {})
+                                               for period, key in keys(m.ended, self.tz).items())
+        seats = len(m.picked) + m.bot
+        for seat, (i, (xp, _)) in enumerate(zip(m.picked, outcome(seats, [m.winner], m.stake), strict=False)):
+            identity, won = _identity(i), int(seat == m.winner)
+            for people in groups:
+                if (row := people.get(identity)) is None:
+                    people[identity] = [1, won, xp]
+                else:
+                    row[0] += 1
+                    row[1] += won
+                    row[2] += xp
+
+    def in_key_order(self) -> list[tuple[Any, ...]]:
+        """The rows (``TOTALS_KEY``, then played, wins, xp) in their primary key's order: each B-tree page filled
+        once."""
+        return [(*group, identity, *row) for group in sorted(self.groups)
+                for identity, row in sorted(self.groups[group].items())]
 
 
 async def _accounts(db: AsyncEngine, now: datetime) -> None:
@@ -161,16 +240,6 @@ async def _build(db: AsyncEngine, index: Index) -> None:
         await conn.run_sync(index.create)
 
 
-def _in_key_order(summed: Gains) -> list[tuple[Any, ...]]:
-    """The totals' rows (``TOTALS_KEY``, then played, wins, xp) in their primary key's order, each B-tree page
-    filled once: grouped by all but the identity, the groups sorted, then the identities within each, a sort of
-    strings rather than of 8-tuples (a third of the time)."""
-    groups: dict[tuple[str, ...], list[tuple[Any, ...]]] = {}
-    for k, (played, wins, xp) in summed.items():
-        groups.setdefault(k[:4], []).append((k[4], played, wins, xp))
-    return [(*group, *row) for group in sorted(groups) for row in sorted(groups[group])]
-
-
 @contextmanager
 def _uncollected() -> Iterator[None]:
     """No cyclic garbage collection meanwhile: a bulk load makes millions of rows that live until it ends and
@@ -186,37 +255,43 @@ async def _bulk(db: AsyncEngine, first: int, matches: int, seed: int, now: datet
     """Matches ``first`` … ``matches`` − 1 loaded in bulk into the empty projection: their seats, then every
     total summed once over all of them, in their primary key's order; the rows and the seconds. The seats'
     index is built while their totals are put in order (and, on PostgreSQL, loaded)."""
-    tz, rows, started = zone(), 0, time.perf_counter()
-    summed: Gains = {}
-    columns: tuple[str, ...] = ()
-
-    def made(start: int) -> list[tuple[Any, ...]]:
-        """The seats of the next chunk, their gains summed: in a thread, while the database takes the last."""
-        nonlocal columns
-        seats = [row for n in range(start, min(start + CHUNK // 3, matches))
-                 for row in seat_rows(*_match(seed, n, now))]
-        columns = columns or tuple(seats[0])
-        add_gains(summed, seats, tz)
-        return list(map(itemgetter(*columns), seats))
-
+    started = time.perf_counter()
+    summed = _Totals(zone())
     seats_indexes, totals_indexes = await _dropped(db, seats_played), await _dropped(db, totals)
-    loading: asyncio.Task[None] | None = None
-    for start in range(first, matches, CHUNK // 3):
-        chunk = await asyncio.to_thread(made, start)
-        if loading is not None:
-            await loading
-        loading = asyncio.create_task(_load(db, seats_played, columns, chunk))
-        rows += len(chunk)
-    if loading is not None:
-        await loading
+    rows = await _seats(db, first, matches, seed, now, summed)
     building = asyncio.create_task(_built(db, seats_indexes))
-    keyed = await asyncio.to_thread(_in_key_order, summed)
+    keyed = await asyncio.to_thread(summed.in_key_order)
     if db.dialect.name != "postgresql":  # one writer at a time
         await building
     for start in range(0, len(keyed), CHUNK):
         await _load(db, totals, (*TOTALS_KEY, "played", "wins", "xp"), keyed[start:start + CHUNK])
     await asyncio.gather(building, _built(db, totals_indexes))
     return rows + len(keyed), time.perf_counter() - started
+
+
+async def _seats(db: AsyncEngine, first: int, matches: int, seed: int, now: datetime, summed: _Totals) -> int:
+    """The seats of matches ``first`` … ``matches`` − 1 loaded and added to ``summed``, each chunk made in a
+    thread while the database takes the last; the rows."""
+    rows = 0
+
+    def made(start: int) -> list[tuple[Any, ...]]:
+        seats = []
+        for n in range(start, min(start + CHUNK // 3, matches)):
+            m = _drawn(seed, n, now)
+            seats += _seat_records(m)
+            summed.add(m)
+        return seats
+
+    loading: asyncio.Task[None] | None = None
+    for start in range(first, matches, CHUNK // 3):
+        chunk = await asyncio.to_thread(made, start)
+        if loading is not None:
+            await loading
+        loading = asyncio.create_task(_load(db, seats_played, SEAT_COLUMNS, chunk))
+        rows += len(chunk)
+    if loading is not None:
+        await loading
+    return rows
 
 
 async def _query_ms(db: AsyncEngine, rng: random.Random, count: int, now: datetime) -> list[float]:
