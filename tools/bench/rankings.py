@@ -25,9 +25,10 @@ import random
 import statistics
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, date, datetime, timedelta
+from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo
@@ -186,11 +187,14 @@ async def _project(db: AsyncEngine, matches: int, seed: int, now: datetime) -> f
     return seconds
 
 
-def _converted(record: tuple[Any, ...], binds: list[tuple[int, Any]]) -> tuple[Any, ...]:
-    values = list(record)
+def _converted(records: list[tuple[Any, ...]], binds: list[tuple[int, Any]]) -> list[tuple[Any, ...]]:
+    """The records with the columns that need it bound, column by column: a bind processor is a function of its
+    value, so each distinct value of a column is bound once (a match's seats share its end, and flags repeat;
+    the bench's times are all UTC, so equal ones are written alike), a third of binding every row's."""
+    columns: list[Sequence[Any]] = list(zip(*records, strict=True))
     for i, f in binds:
-        values[i] = f(values[i])
-    return tuple(values)
+        columns[i] = list(map(cache(f), columns[i]))
+    return list(zip(*columns, strict=True))
 
 
 async def _load(db: AsyncEngine, table: SqlTable, columns: tuple[str, ...], records: list[tuple[Any, ...]]) -> None:
@@ -206,7 +210,7 @@ async def _load(db: AsyncEngine, table: SqlTable, columns: tuple[str, ...], reco
         binds = [table.c[c].type.dialect_impl(conn.dialect).bind_processor(conn.dialect) for c in columns]
         converted = [(i, f) for i, f in enumerate(binds) if f is not None]  # most columns need nothing
         if converted:
-            records = [_converted(r, converted) for r in records]
+            records = _converted(records, converted)
         driver = (await conn.get_raw_connection()).driver_connection
         assert driver is not None
         if conn.dialect.name == "postgresql":
