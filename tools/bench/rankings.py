@@ -122,10 +122,11 @@ SEAT_COLUMNS = ("table_id", "match_no", "seat", "identity", "name", "bot", "rule
 def _seat_records(m: _Drawn) -> list[tuple[Any, ...]]:
     """The seats of a drawn match as ``seat_rows`` makes them (``SEAT_COLUMNS``), made straight from its draws: a
     match of the run is played to its end (no seat left it), and a table, players and a dict per seat cost
-    twice the rest of a seat's making."""
+    twice the rest of a seat's making. Its category a plain string, as stored: the driver binds an enum's
+    member through its adaptation protocol, three times a string's cost."""
     table_id, results = f"b{m.n}", outcome(len(m.picked) + m.bot, [m.winner], m.stake)
-    return [(table_id, _FINISHED.match_no, seat, identity, name, bot, m.ruleset, m.category, seat == m.winner, False,
-             "played", m.ended, xp, chips)
+    return [(table_id, _FINISHED.match_no, seat, identity, name, bot, m.ruleset, m.category.value, seat == m.winner,
+             False, "played", m.ended, xp, chips)
             for seat, ((identity, name, bot), (xp, chips)) in enumerate(zip(_seated(m), results, strict=True))]
 
 
@@ -136,7 +137,8 @@ class _Totals:
     """The people's totals of drawn matches, summed as the projection sums them (``add_gains``) but grouped by
     their key but the identity: a match finds its five groups by its local day once, each seat then one lookup
     of its identity per group (a 5-tuple made and hashed per seat and period was most of a bulk load's Python),
-    and the rows come out in the primary key's order sorting groups, then identities within each."""
+    and the rows come out in the primary key's order sorting groups, then identities within each. Category and
+    period plain strings, as stored (``_seat_records``)."""
 
     def __init__(self, tz: ZoneInfo) -> None:
         self.tz = tz
@@ -146,7 +148,8 @@ class _Totals:
     def add(self, m: _Drawn) -> None:
         day = (m.ruleset, m.category, m.ended.astimezone(self.tz).date())
         if (groups := self._of_day.get(day)) is None:
-            groups = self._of_day[day] = tuple(self.groups.setdefault((m.ruleset, m.category, period, key), {})
+            category = m.category.value
+            groups = self._of_day[day] = tuple(self.groups.setdefault((m.ruleset, category, period.value, key), {})
                                                for period, key in keys(m.ended, self.tz).items())
         seats = len(m.picked) + m.bot
         for seat, (i, (xp, _)) in enumerate(zip(m.picked, outcome(seats, [m.winner], m.stake), strict=False)):
