@@ -13,9 +13,24 @@ import pytest
 from sqlalchemy import func, select
 
 from services.eventlog.sql import engine, metadata
-from services.readmodels.rankings.projection import seats_played, totals
+from services.readmodels.rankings.periods import zone
+from services.readmodels.rankings.projection import Gains, add_gains, seat_rows, seats_played, totals
 from services.readmodels.schema import migrate
-from tools.bench.rankings import bench, run
+from tools.bench.rankings import SEAT_COLUMNS, _drawn, _match, _seat_records, _Totals, bench, run
+
+NOW = datetime(2026, 12, 5, 12, tzinfo=UTC)
+
+
+def test_a_drawn_match_makes_the_seats_and_totals_the_projection_makes_of_it() -> None:
+    summed, projected = _Totals(zone()), Gains()
+    for n in range(300):
+        seats = seat_rows(*_match(7, n, NOW))
+        assert _seat_records(_drawn(7, n, NOW)) == [tuple(s[c] for c in SEAT_COLUMNS) for s in seats]
+        assert [tuple(s) for s in seats] == [SEAT_COLUMNS] * len(seats)
+        summed.add(_drawn(7, n, NOW))
+        add_gains(projected, seats, zone())
+    in_key_order = [(*k, *v) for k, v in sorted(projected.items())]
+    assert summed.in_key_order() == in_key_order and any(row[-1] for row in in_key_order)  # some XP changed hands
 
 
 def test_the_bench_prints_one_json_line_of_its_figures() -> None:
@@ -53,7 +68,7 @@ async def _loaded(url: str, projected: int) -> tuple[list[Any], list[Any]]:
         for table in reversed(metadata.sorted_tables):
             await conn.execute(table.delete())
     await db.dispose()
-    await bench(400, 5, url, seed=5, now=datetime(2026, 12, 5, 12, tzinfo=UTC), projected=projected)
+    await bench(400, 5, url, seed=5, now=NOW, projected=projected)
     db = engine(url)
     async with db.connect() as conn:
         seats = (await conn.execute(select(seats_played).order_by(seats_played.c.table_id, seats_played.c.seat))).all()
