@@ -480,7 +480,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from services.runtime.platform import NoPlatform
+    from services.runtime.noplatform import NoPlatform  # not .platform: NATS and aiohttp, for every command
     from services.runtime.priority import lower_priority
 
     lower_priority()

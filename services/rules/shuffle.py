@@ -21,7 +21,7 @@ import struct
 from collections.abc import Iterator
 from functools import cache
 from itertools import chain, count, repeat
-from operator import ge, mod
+from operator import ge
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -72,17 +72,28 @@ def shuffled(items: list[T], seed: str, label: str) -> list[T]:
     first = _first_words(seed, label, n - 1)
     if max(first) >= _lowest_limit(n) and any(map(ge, first, _limits(n))):
         return _shuffled_by_rejection(out, seed, label)
-    for i, j in zip(range(n - 1, 0, -1), map(mod, first, range(n, 1, -1)), strict=True):
+    # an index loop, not ``zip``/``map``: compiled (make setup), its numbers are C integers, not objects
+    for k in range(n - 1):
+        i = n - 1 - k
+        j = first[k] % (i + 1)
         out[i], out[j] = out[j], out[i]
     return out
 
 
 def _first_words(seed: str, label: str, k: int) -> tuple[int, ...]:
     """The first ``k`` words of ``_words``: the blocks they need hashed, joined and unpacked once."""
-    base = bytes.fromhex(seed) + b"|" + label.encode() + b"|"
-    sha256 = hashlib.sha256
-    blocks = b"".join([sha256(base + block.to_bytes(8, "big")).digest() for block in range((k + 7) // 8)])
-    return struct.unpack_from(f">{k}I", blocks)
+    # the prefix hashed once, each block a copy of it (cheaper than a new hash object: OpenSSL's digest
+    # is fetched by name for each)
+    prefix = hashlib.sha256(bytes.fromhex(seed) + b"|" + label.encode() + b"|")
+    blocks = []
+    for block in range((k + 7) // 8):
+        h = prefix.copy()
+        h.update(_COUNTERS[block] if block < len(_COUNTERS) else block.to_bytes(8, "big"))
+        blocks.append(h.digest())
+    return struct.unpack_from(f">{k}I", b"".join(blocks))
+
+
+_COUNTERS: tuple[bytes, ...] = tuple(block.to_bytes(8, "big") for block in range(16))  # a deck's blocks
 
 
 @cache  # a deck of a few sizes is shuffled for every deal

@@ -35,8 +35,14 @@ def playable_from_hand(s: State, seat: Seat) -> list[Card]:
 
     What a turn may play before drawing, and what a blocked table asks of a seat that passed.
     """
-    cards = s.rs.playable_cards(s, set(s.hands[seat]))
-    return _with_company(s, seat, cards) if s.rs.ace_company else cards
+    rs, hand = s.rs, s.hands[seat]
+    # Filtered in the hand's order first, copies included: with one card or none there is no order to keep,
+    # and no set is made (most turns of a one-deck table). Else the distinct cards in the order of the hand's
+    # set, which is the order of the legal actions (the bots' seeded choices and the fixed-seed tests read it).
+    cards = rs.playable_cards(s, hand)
+    if len(cards) > 1:
+        cards = rs.playable_cards(s, set(hand))
+    return _with_company(s, seat, cards) if rs.ace_company else cards
 
 
 def _with_company(s: State, seat: Seat, cards: list[Card]) -> list[Card]:

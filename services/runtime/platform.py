@@ -21,14 +21,11 @@ import nats
 from nats.aio.client import Client as NATS
 
 from services.runtime.lifecycle import servers
+from services.runtime.noplatform import NoPlatform
 
 RUN_FILE = Path(".data") / "run.json"  # written by ``maumau up`` once every service answers, removed when it stops
 DEFAULT = "nats://127.0.0.1:4222"
 TRIES = 3  # connection attempts, half a second apart, before a tool gives up
-
-
-class NoPlatform(Exception):
-    """No NATS answered at the address a command was given or found."""
 
 
 def nats_url(given: str | None, run_file: Path = RUN_FILE,
