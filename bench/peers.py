@@ -48,6 +48,7 @@ import json
 import random
 import time
 from collections.abc import Callable
+from math import floor
 from typing import Any
 
 Result = dict[str, Any]
@@ -75,16 +76,19 @@ def run_rlcard_uno(seconds: float, seed: int) -> Result:
 
     game = UnoGame(num_players=2)
     game.np_random = np.random.RandomState(seed)  # shuffles and wild colours
-    choice = random.Random(seed).choice
+    uniform = random.Random(seed).random
+    # the loop's names as locals and floor() for a pick, as our own engine's loop (tools/bench/rules.py):
+    # what is timed is each engine's work, not the driving loop's lookups by name
+    step, over, distinct, size = game.step, game.is_over, dict.fromkeys, len
     games = actions = 0
     clock = time.perf_counter
     start = clock()
     deadline = start + seconds
     while clock() < deadline:
         state, _ = game.init_game()
-        while not game.is_over():
-            legal = state["legal_actions"]
-            state, _ = game.step(choice(list(dict.fromkeys(legal))))
+        while not over():
+            legal = list(distinct(state["legal_actions"]))
+            state, _ = step(legal[floor(uniform() * size(legal))])
             actions += 1
         games += 1
     return _result("rlcard-uno", "uno", 2, games, actions, clock() - start)
@@ -96,21 +100,27 @@ def run_openspiel_crazy_eights(seconds: float, seed: int) -> Result:
 
     game = pyspiel.load_game("crazy_eights", {"players": 4})
     chance, terminal = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
-    choice = random.Random(seed).choice
+    uniform = random.Random(seed).random
+    size = len
     games = actions = 0
     clock = time.perf_counter
     start = clock()
     deadline = start + seconds
     while clock() < deadline:
         state = game.new_initial_state()
-        while (player := state.current_player()) != terminal:
+        # the state's methods as locals and floor() for a pick, as our own engine's loop (tools/bench/rules.py)
+        player_of, act = state.current_player, state.apply_action
+        legal, outcomes_of = state.legal_actions, state.chance_outcomes
+        while (player := player_of()) != terminal:
             if player == chance:
                 # With <= 5 players crazy_eights uses one deck, so every chance
                 # node (dealer pick, each card dealt) is uniform over its
                 # outcomes: picking one outcome pair uniformly is exact.
-                state.apply_action(choice(state.chance_outcomes())[0])
+                outcomes = outcomes_of()
+                act(outcomes[floor(uniform() * size(outcomes))][0])
             else:
-                state.apply_action(choice(state.legal_actions()))
+                options = legal()
+                act(options[floor(uniform() * size(options))])
                 actions += 1
         games += 1
     return _result(
