@@ -228,7 +228,11 @@ class Player:
         return path
 
     async def reload_until(self, shown: Callable[[], Awaitable[bool]], what: str) -> None:
-        """``shown()`` holds, the page loaded again, less and less often, until the projection has it."""
+        """``shown()`` holds, the page loaded again, less and less often, until the projection has it.
+
+        Each look comes a pause after a load, not at once: a screen asks the API for its list after it
+        loads, and on a crowded machine a look right after the load always found the list not yet drawn
+        (CI: the staff's closed reports "not shown" for 60 s, on a page that showed them)."""
         deadline = time.monotonic() + PROJECTED_S
         for pause in pauses(0.5, 4.0):
             if await shown():
@@ -236,8 +240,8 @@ class Player:
             if time.monotonic() > deadline:
                 await self.shot(f"missing-{re.sub(r'[^0-9A-Za-z]+', '-', what)}-{self.name}")
                 raise AssertionError(f"{self.name}: {what} not shown after {PROJECTED_S} s")
-            await self.page.wait_for_timeout(pause * 1000)
             await self.page.reload()
+            await self.page.wait_for_timeout(pause * 1000)
 
     # -- the socket, as the client handled it ------------------------------------------------
 
