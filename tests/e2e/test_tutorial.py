@@ -53,6 +53,8 @@ async def test_without_the_tutorials_it_says_so_and_shows_no_steps(players: Play
     await bia.enter()
     await bia.page.route("**/api/tutorials", lambda route: route.fulfill(status=503, body="{}"))
     await bia.by("btn-help").click()
+    # the tutorial's code is fetched on this first tap: on a crowded machine (CI) longer than expect's 5 s
+    await expect(bia.by("tutorial")).to_be_visible(timeout=20_000)
     await expect(bia.by("tutorial-none")).to_have_text(
         "O passo a passo não carregou. Verifique a conexão e abra de novo.")
     await expect(bia.by("tutorial").locator(".tut-scene")).to_have_count(0)
