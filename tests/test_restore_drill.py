@@ -45,6 +45,7 @@ import nats
 import pytest
 from nats.aio.client import Client as NATS
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
+from nats.js.errors import ServiceUnavailableError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from maumau.v1 import accounts_pb2, disputes_pb2, events_pb2
@@ -118,9 +119,17 @@ async def _messages(nc: NATS, stream: str, last: int) -> list[Message]:
     js, found = nc.jetstream(), list[Message]()
     sub = await js.pull_subscribe(">", stream=stream, config=ConsumerConfig(
         deliver_policy=DeliverPolicy.ALL, ack_policy=AckPolicy.NONE, inactive_threshold=60))
+    settled = time.monotonic() + 30
     try:
         while not found or found[-1][0] < last:
-            for m in await sub.fetch(500, timeout=10):
+            try:
+                batch = await sub.fetch(500, timeout=10)
+            except ServiceUnavailableError:  # the new consumer not yet placed on the cluster (CI, crowded: a 503)
+                if time.monotonic() > settled:
+                    raise
+                await asyncio.sleep(0.5)
+                continue
+            for m in batch:
                 seq = m.metadata.sequence.stream
                 if seq <= last:
                     found.append((seq, m.subject, m.headers, m.data))
