@@ -13,6 +13,9 @@ from services.rules.state import State
 from services.rules.views import View
 
 SCHEMA_VERSION = 1
+KEPT = 4096  # distinct moves kept parsed and written: a table's moves repeat (its cards, a few calls)
+_parsed: dict[tuple[str, int, str, int], Action] = {}
+_written: dict[tuple[Action, str, int], ActionDict] = {}
 
 
 def option_to_pb(value: Any) -> state_pb2.OptionValue:
@@ -99,14 +102,37 @@ def action_fields(msg: actions_pb2.Action) -> ActionDict:
 
 
 def action_from_pb(msg: actions_pb2.Action, family: Family) -> Action:
-    """Raises ``BadRequest`` (``MoveError`` for a move's text) for a malformed action."""
-    return parse_action(action_fields(msg), family)
+    """Raises ``BadRequest`` (``MoveError`` for a move's text) for a malformed action.
+
+    Every reader of a table parses each stored action, so a move once read is kept (by its text,
+    seat and deck): a move is read once per process, not once per event.
+    """
+    move = msg.move
+    if not move:
+        return parse_action(action_fields(msg), family)
+    key = (move, msg.seat, family.label, family.chooser)
+    a = _parsed.get(key)
+    if a is None:
+        a = parse_action(action_fields(msg), family)
+        _keep(_parsed, key, a)
+    return a
 
 
 def action_to_pb(a: Action, family: Family) -> actions_pb2.Action:
     """The message of an action: its ``move``, and the same move field by field for the readers of
     the release before (docs/operations.md, "Upgrade")."""
-    return actions_pb2.Action(**with_move(a, family))
+    key = (a, family.label, family.chooser)
+    fields = _written.get(key)
+    if fields is None:
+        fields = with_move(a, family)
+        _keep(_written, key, fields)
+    return actions_pb2.Action(**fields)
+
+
+def _keep(kept: dict[Any, Any], key: object, value: object) -> None:
+    if len(kept) >= KEPT:  # bounded: a move outside the usual few starts the set again
+        kept.clear()
+    kept[key] = value
 
 
 def event_to_pb(e: Event, family: Family, table_id: str = "") -> events_pb2.Event:
@@ -117,15 +143,19 @@ def event_to_pb(e: Event, family: Family, table_id: str = "") -> events_pb2.Even
             hands=[cards_pb2.Hand(cards=family.names(h)) for h in e.hands], starter=family.name(e.starter),
             stock=family.names(e.stock), seed=e.seed or "", commitment=e.commitment))
     elif isinstance(e, ActionTaken):
-        env.action_taken.CopyFrom(events_pb2.ActionTaken(
-            action=action_to_pb(e.action, family),
-            draws=[events_pb2.Draw(seat=seat, cards=family.names(cards)) for seat, cards in e.draws],
-            reshuffles=e.reshuffles))
+        env.action_taken.CopyFrom(taken_to_pb(e, family))
     elif isinstance(e, RoundEnded):
         env.round_ended.CopyFrom(events_pb2.RoundEnded(
             winner=e.winner, round_points=e.round_points, scores=e.scores, match_over=e.match_over,
             match_winners=e.match_winners, seed=e.seed or ""))
     return env
+
+
+def taken_to_pb(e: ActionTaken, family: Family) -> events_pb2.ActionTaken:
+    return events_pb2.ActionTaken(
+        action=action_to_pb(e.action, family),
+        draws=[events_pb2.Draw(seat=seat, cards=family.names(cards)) for seat, cards in e.draws],
+        reshuffles=e.reshuffles)
 
 
 def view_to_pb(v: View) -> views_pb2.View:
