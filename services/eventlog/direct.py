@@ -37,7 +37,7 @@ from services.runtime.timeouts import within
 
 BATCH = 256
 
-Raw = Callable[[bytes, bytes | None], None]  # a reply's payload and its raw header block (``NATS/1.0…``)
+Raw = Callable[[bytes, bytes, bytes, bytes | None], None]  # a message's subject, reply, payload and raw header block
 _ROUTES: weakref.WeakKeyDictionary[Client, dict[int, Raw]] = weakref.WeakKeyDictionary()
 
 
@@ -55,8 +55,8 @@ class Message(NamedTuple):
     subject: str = ""  # read_subjects: the subject it was stored on
 
 
-def _routes(nc: Client) -> dict[int, Raw]:
-    """The subscriptions of ``nc`` whose replies come here raw, by subscription id (hooked in once)."""
+def raw_routes(nc: Client) -> dict[int, Raw]:
+    """The subscriptions of ``nc`` whose messages come here raw, by subscription id (hooked in once)."""
     routes = _ROUTES.get(nc)
     if routes is None:
         routes = _ROUTES[nc] = {}
@@ -67,7 +67,7 @@ def _routes(nc: Client) -> dict[int, Raw]:
             if route is None:
                 await parsed(sid, subject, reply, data, headers)
             else:
-                route(data, headers)
+                route(subject, reply, data, headers)
 
         nc._process_msg = process  # type: ignore[method-assign]  # the parser calls the connection's
     return routes
@@ -135,7 +135,7 @@ async def _read(js: JetStreamContext, stream: str, subject: str, after: int, unt
     loop = asyncio.get_running_loop()
     ended = loop.create_future()
 
-    def collect(data: bytes, headers: bytes | None) -> None:
+    def collect(subject: bytes, reply: bytes, data: bytes, headers: bytes | None) -> None:
         arrived.append((data, headers))
         if headers is not None and headers[8:9] == b" " and not ended.done():  # a status: the batch's end
             ended.set_result(None)
@@ -147,7 +147,7 @@ async def _read(js: JetStreamContext, stream: str, subject: str, after: int, unt
 
     inbox = nc.new_inbox()
     sub = await nc.subscribe(inbox)
-    routes = _routes(nc)
+    routes = raw_routes(nc)
     routes[sub._id] = collect
     try:
         await ask(last + 1)

@@ -12,10 +12,9 @@ import sys
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
-from nats.aio.client import Client as NATS
-
 from services.record import export, replay
 from services.record.verify import Verdict, verify
+from services.record.verify_all import Verifiers
 from services.runtime.platform import tool_connect
 from services.runtime.signing import load_key, load_public
 from services.table.repository import tables
@@ -44,41 +43,28 @@ async def verify_table(nats_url: str, table_id: str, out: TextIO) -> int:
     return report(verify(table_id, records), out)
 
 
-async def table_ids(nc: NATS, stream: str) -> list[str]:
-    """Every table of a partition's stream: its subjects (``tables[.pK].<id>``), asked page by page."""
-    found: list[str] = []
-    while True:
-        request = {"subjects_filter": ">", "offset": len(found)}
-        reply = json.loads((await nc.request(f"$JS.API.STREAM.INFO.{stream}", json.dumps(request).encode(),
-                                             timeout=10)).data)
-        if "error" in reply:
-            raise RuntimeError(f"{stream}: {reply['error'].get('description', reply['error'])}")
-        page = sorted((reply.get("state") or {}).get("subjects") or {})
-        found += page
-        if not page or len(found) >= int(reply.get("total", 0)):
-            return [subject.rsplit(".", 1)[-1] for subject in found]
-
-
 async def verify_all(nats_url: str, out: TextIO) -> int:
-    """``maumau verify --all``: every table of every partition, one line per table that does not hold, then a total."""
+    """``maumau verify --all``: every table of every partition, one line per table that does not hold, then a total.
+
+    Each partition's stream is read once, and its tables checked as their batches come, one process per core
+    (``verify_all.Verifiers``)."""
     nc = await tool_connect(nats_url)
+    verdicts: dict[str, Verdict] = {}
     try:
-        store = EventStore(nc.jetstream())
-        tables_seen = batches = bad = 0
-        for stream, _ in await store.streams():
-            for table_id in await table_ids(nc, stream):
-                verdict = verify(table_id, await store.read(table_id))
-                tables_seen += 1
-                batches += verdict.batches
-                if not verdict.ok:
-                    bad += 1
-                    print(f"{table_id}: {verdict}", file=out)
+        with Verifiers() as verifiers:
+            for stream, subject in await EventStore(nc.jetstream()).streams():
+                verdicts.update(await verifiers.verify(nc, stream, subject))
     finally:
         await nc.close()
+    bad = 0
+    for table_id, verdict in sorted(verdicts.items()):
+        if not verdict.ok:
+            bad += 1
+            print(f"{table_id}: {verdict}", file=out)
     if bad:
-        print(f"{bad} of {tables_seen} tables do not hold", file=out)
+        print(f"{bad} of {len(verdicts)} tables do not hold", file=out)
         return 1
-    print(f"ok: {tables_seen} tables, {batches} batches verified", file=out)
+    print(f"ok: {len(verdicts)} tables, {sum(v.batches for v in verdicts.values())} batches verified", file=out)
     return 0
 
 

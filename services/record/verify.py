@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from google.protobuf.message import Message
+from google.protobuf.message import DecodeError, Message
 
 from maumau.v1 import actions_pb2, events_pb2
 from services.rules.cards import Family
@@ -32,7 +32,7 @@ from services.rules.errors import RuleError
 from services.rules.shuffle import verify_commitment
 from services.rules.state import State
 from services.rules.version import REPRODUCED
-from services.rules.wire import SCHEMA_VERSION, action_from_pb, event_to_pb, taken_to_pb
+from services.rules.wire import SCHEMA_VERSION, action_from_pb, event_to_pb, taken_bytes
 from services.table.domain import Status, Table, evolve
 from services.table.store import GENESIS, Stored
 
@@ -87,11 +87,7 @@ class Verifier:
             _chained(stored, self._previous, self._previous_seq)
             _decided(self.table, stored)
         except Bad as b:
-            if b.earlier:
-                at = self._batches - 1
-                self._bad = Verdict(at, self._events - self._last_events, at, f"seq {self._previous_seq}", str(b))
-            else:
-                self._bad = Verdict(self._batches, self._events, self._batches, f"seq {stored.seq}", str(b))
+            self._refuse(b, stored.seq)
             return False
         self._previous, self._previous_seq = stored.digest or b"", stored.seq
         self._last_events = len(stored.batch.events)
@@ -99,8 +95,26 @@ class Verifier:
         self._events += self._last_events
         return True
 
+    def add_bytes(self, seq: int, data: bytes) -> bool:
+        """``add`` the record stored at ``seq`` as ``data``, which may not even be a batch."""
+        if self._bad is not None:
+            return False
+        try:
+            stored = Stored.decode(seq, data)
+        except DecodeError:
+            self._refuse(Bad("not an event batch: its bytes cannot be read"), seq)
+            return False
+        return self.add(stored)
+
     def verdict(self) -> Verdict:
         return self._bad or Verdict(self._batches, self._events)
+
+    def _refuse(self, b: Bad, seq: int) -> None:
+        if b.earlier:
+            at = self._batches - 1
+            self._bad = Verdict(at, self._events - self._last_events, at, f"seq {self._previous_seq}", str(b))
+        else:
+            self._bad = Verdict(self._batches, self._events, self._batches, f"seq {seq}", str(b))
 
 
 def _chained(stored: Stored, previous: bytes, previous_seq: int) -> None:
@@ -171,7 +185,8 @@ def _action(t: Table, seq: int, events: Sequence[events_pb2.Event], i: int) -> i
         move = recorded.move or recorded.do
         raise Bad(f"the engine refuses {move} by seat {recorded.seat}: {e.code} ({e})") from None
     for k, event in enumerate(decided):
-        if k == 0 and isinstance(event, ActionTaken) and events[i].action_taken == taken_to_pb(event, family):
+        if k == 0 and isinstance(event, ActionTaken) and \
+                events[i].action_taken.SerializeToString() == taken_bytes(event, family):
             continue  # spelt as the engine spells it (every record of this release): no need to say where it differs
         want = event_to_pb(event, family)
         body = want.WhichOneof("body") or ""

@@ -16,6 +16,7 @@ SCHEMA_VERSION = 1
 KEPT = 4096  # distinct moves kept parsed and written: a table's moves repeat (its cards, a few calls)
 _parsed: dict[tuple[str, int, str, int], Action] = {}
 _written: dict[tuple[Action, str, int], ActionDict] = {}
+_bare: dict[tuple[Action, str, int], bytes] = {}  # an action's event that drew nothing, serialized
 
 
 def option_to_pb(value: Any) -> state_pb2.OptionValue:
@@ -149,6 +150,18 @@ def event_to_pb(e: Event, family: Family, table_id: str = "") -> events_pb2.Even
             winner=e.winner, round_points=e.round_points, scores=e.scores, match_over=e.match_over,
             match_winners=e.match_winners, seed=e.seed or ""))
     return env
+
+
+def taken_bytes(e: ActionTaken, family: Family) -> bytes:
+    """``taken_to_pb(e)`` serialized: an action that drew nothing is written once per process."""
+    bare = not e.draws and not e.reshuffles
+    key = (e.action, family.label, family.chooser)
+    data: bytes | None = _bare.get(key) if bare else None
+    if data is None:
+        data = taken_to_pb(e, family).SerializeToString()
+        if bare:
+            _keep(_bare, key, data)
+    return data
 
 
 def taken_to_pb(e: ActionTaken, family: Family) -> events_pb2.ActionTaken:
