@@ -117,6 +117,7 @@ export function fromMove(a) {
  * @returns {F}
  */
 export function readMoves(frame) {
+  if (!frame.view && !frame.events) return frame; // chat, presence, errors: no move to read
   const view = frame.view?.legal_actions ? { ...frame.view, legal_actions: frame.view.legal_actions.map(fromMove) } : frame.view;
   const events = frame.events?.map((ev) => (ev.action ? { ...ev, action: fromMove(ev.action) } : ev));
   return { ...frame, ...(view === undefined ? {} : { view }), ...(events === undefined ? {} : { events }) };

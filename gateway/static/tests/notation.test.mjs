@@ -44,5 +44,6 @@ test('a frame has its legal actions and its events read, the rest as it was', ()
   assert.equal(read.events[1], frame.events[1]);
   assert.equal(read.view.turn, 0);
   assert.equal(frame.view.legal_actions[0].do, undefined); // the frame itself untouched
-  assert.deepEqual(readMoves({ type: 'chat', lines: [] }), { type: 'chat', lines: [] });
+  const chat = { type: 'chat', lines: [] };
+  assert.equal(readMoves(chat), chat); // a frame without moves is passed on as it is, not copied
 });
