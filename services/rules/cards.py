@@ -130,6 +130,21 @@ W: Final = make(WILD, V_WILD)
 W4: Final = make(WILD, V_WILD4)
 
 
+def distinct(cards: list[Card]) -> list[Card]:
+    """``cards`` with each card once, in the order they first come: a hand's distinct cards in the hand's order
+    (two decks hold copies), the order of the legal actions that play them. A loop over what is kept, not a set:
+    a set's order is its table's (the numbers and the table's size), and it costs more on hands this small.
+
+    >>> distinct([5, 3, 5, 9, 3])
+    [5, 3, 9]
+    """
+    out: list[Card] = []
+    for c in cards:
+        if c not in out:
+            out.append(c)
+    return out
+
+
 def french_deck(low_rank: int = 0, decks: int = 1) -> list[Card]:
     """Every French card from ``low_rank`` (0 = the 2, R7 = the 7) to the Ace, ``decks`` times.
 

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import Final
 
 from services.rules.actions import BURN, CHALLENGE, CHALLENGE_WILD, CHOOSE, DOUBLE, DRAW, PASS, PLAY, QUICK, Action
-from services.rules.cards import Card, Seat
+from services.rules.cards import Card, Seat, distinct
 from services.rules.phases import CHOOSE as CHOOSING
 from services.rules.phases import DRAWN, NORMAL, WILD4
 from services.rules.rulesets import CHALLENGE_MODE, NEXT_PLAYER, RULESETS
@@ -99,7 +99,7 @@ def _burn_on_turn(s: State, seat: Seat, out: list[Action]) -> None:
         out.extend(Action(BURN, seat, top, announce=call) for call in _burn_calls(s, top, n_hand))
     if phase is NORMAL or phase is DRAWN:
         rs = s.rs
-        for card in rs.playable_cards(s, set(hand)):
+        for card in distinct(rs.playable_cards(s, hand)):
             if not rs.special(card) and hand.count(card) >= 2:
                 required = required_call(s, seat, card, n_hand, n_hand - 2)
                 out.extend(Action(DOUBLE, seat, card, announce=call, card2=card)

@@ -168,10 +168,10 @@ class Ruleset:
     def playable(self, s: Position, card: Card) -> bool:
         """``playable_cards`` of one card (after a draw: the card drawn), without a list."""
         if s.pending:
-            return bool(self.answers(s, (card,)))
+            return bool(self.answers(s, [card]))
         return self.follows[s.follow][s.discard[-1]][card]
 
-    def playable_cards(self, s: Position, cards: Iterable[Card]) -> list[Card]:
+    def playable_cards(self, s: Position, cards: list[Card]) -> list[Card]:
         """Those of ``cards`` that may be played on the table as it is (a normal turn)."""
         if s.pending:
             return self.answers(s, cards)
@@ -187,7 +187,7 @@ class Ruleset:
         """Whether ``card`` may go on a top card of rank ``top`` with ``follow`` in force, nothing pending."""
         raise NotImplementedError
 
-    def answers(self, s: Position, cards: Iterable[Card]) -> list[Card]:
+    def answers(self, s: Position, cards: list[Card]) -> list[Card]:
         """Those of ``cards`` that may answer the draw pending on the seat on turn (by default none)."""
         return []
 
