@@ -126,15 +126,15 @@ def _draw(s: State, seat: Seat) -> None:
             return
         _turn_ends_idle(s, seat, not got, paid=len(got) == k)
         return
-    got = s.draw(seat, 1)
+    c = s.draw_one(seat)
     s.phase = DRAWN
     s.draws += 1
-    s.drawn_card = got[0] if got else -1
-    if got:
+    s.drawn_card = c
+    if c >= 0:
         s.stuck = 0
     # nothing to play, nor to draw (asked only where a turn may draw more than once): the turn passes
     if not playable_now(s, seat) and (s.draws >= s.rs.max_draws or not s.rs.may_draw_or_pass(s, [])[0]):
-        _turn_ends_idle(s, seat, not got)
+        _turn_ends_idle(s, seat, c < 0)
 
 
 def _turn_ends_idle(s: State, seat: Seat, idle: bool, paid: bool = True) -> None:

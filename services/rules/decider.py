@@ -22,8 +22,8 @@ from dataclasses import dataclass
 
 from services.rules.actions import Action
 from services.rules.cards import Card, Seat
-from services.rules.engine import apply, check, legal_actions, start_round
-from services.rules.shuffle import choice_index, commitment, shuffled, verify_commitment
+from services.rules.engine import apply, check, deal_cards, legal_actions, start_round
+from services.rules.shuffle import commitment, verify_commitment
 from services.rules.state import State
 
 __all__ = ["ActionTaken", "Event", "RoundDealt", "RoundEnded", "deal", "decide", "decide_folding", "evolve",
@@ -116,42 +116,12 @@ def evolve(s: State, e: Event) -> State:
 
 
 def deal(s: State, seed: str, table_id: str, round_no: int, dealer: Seat | None = None) -> RoundDealt:
-    """The deal of the next round from ``seed`` (hex), as documented in docs/shuffle.md.
-
-    The dealer moves one seat each round; the first player is the seat after the dealer,
-    or drawn from the seed where the ruleset says so (``random_first``). Cards are dealt one
-    at a time from the top of the shuffled deck, starting with the first player; the next
-    card is the starter.
-    """
-    rs = s.rs
-    n = s.n
+    """The deal of the next round from ``seed`` (hex), as documented in docs/shuffle.md: ``engine.deal_cards``'
+    cards (the dealer ``round_no``'s seat unless given) in the event that lays them out, with the seed's commitment."""
     if dealer is None:
-        dealer = round_no % n
-    seats = _tiebreak_seats(s) if s.tiebreak and not s.match_over else list(range(n))
-    first = seats[choice_index(len(seats), seed, "first")] if rs.random_first else _seat_after(seats, dealer, n)
-    # the deck from its top (the shuffled list's end) down; each seat's cards are every len(order)-th
-    top_down = shuffled(rs.deck(n), seed, "deal")[::-1]
-    order = seats[seats.index(first):] + seats[: seats.index(first)]
-    size = rs.deal_size(len(order))
-    dealt = size * len(order)
-    if dealt >= len(top_down):
-        raise ValueError(f"{len(top_down)} cards do not deal {len(order)} hands of {size} and a starter")
-    hands: list[tuple[Card, ...]] = [()] * n
-    for place, seat in enumerate(order):
-        hands[seat] = tuple(top_down[place:dealt:len(order)])
-    return RoundDealt(round_no, dealer, first, tuple(hands), top_down[dealt], tuple(top_down[dealt + 1:]), seed,
-                      commitment(table_id, round_no, seed))
-
-
-def _tiebreak_seats(s: State) -> list[Seat]:
-    return [i for i in range(s.n) if i in s.tiebreak]
-
-
-def _seat_after(seats: list[Seat], dealer: Seat, n: int) -> Seat:
-    """The first of ``seats`` after the dealer (a function of its own: ``deal`` would make cells for the key)."""
-    if len(seats) == n:  # everyone plays: the seat after the dealer
-        return (dealer + 1) % n
-    return min(seats, key=lambda i: (i - dealer - 1) % n)
+        dealer = round_no % s.n
+    first, hands, starter, stock = deal_cards(s, seed, dealer)
+    return RoundDealt(round_no, dealer, first, hands, starter, stock, seed, commitment(table_id, round_no, seed))
 
 
 def verify_deal(before: State, dealt: RoundDealt, table_id: str, revealed_seed: str) -> bool:

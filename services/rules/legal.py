@@ -11,20 +11,21 @@ from collections.abc import Iterator
 from typing import Final
 
 from services.rules.actions import BURN, CHALLENGE, CHALLENGE_WILD, CHOOSE, DOUBLE, DRAW, PASS, PLAY, QUICK, Action
-from services.rules.cards import Card, Seat
+from services.rules.cards import Card, Seat, distinct
 from services.rules.phases import CHOOSE as CHOOSING
 from services.rules.phases import DRAWN, NORMAL, WILD4
 from services.rules.rulesets import CHALLENGE_MODE, NEXT_PLAYER, RULESETS
 from services.rules.state import State
 from services.rules.turn import burnable, plain_call, playable_now, required_call
 
-_new: Final = tuple.__new__  # builds an Action without NamedTuple's Python-level __new__ (the hot path)
 # A draw and a pass of each seat, made once and shared (actions are immutable). ``Final``, as what follows:
 # compiled (make setup), each a constant of the module, not a dictionary lookup by name on every action.
 _SEATS = range(max(r.max_seats for r in RULESETS.values()))
 _DRAWS: Final = tuple(Action(DRAW, seat) for seat in _SEATS)
 _PASSES: Final = tuple(Action(PASS, seat) for seat in _SEATS)
 _CHOOSES: Final = tuple(tuple(Action(CHOOSE, seat, choose=suit) for suit in range(4)) for seat in _SEATS)
+_CHALLENGES: Final = tuple(tuple(Action(CHALLENGE, seat, target=target) for target in _SEATS) for seat in _SEATS)
+_CHALLENGE_WILDS: Final = tuple(Action(CHALLENGE_WILD, seat) for seat in _SEATS)
 
 
 def legal_actions(s: State, seat: Seat) -> Iterator[Action]:
@@ -41,7 +42,7 @@ def legal_list(s: State, seat: Seat) -> list[Action]:
     if s.mau_offender >= 0 and seat != s.mau_offender and (
         (mode := rs.announce_mode) == CHALLENGE_MODE or (mode == NEXT_PLAYER and seat == s.mau_guard)
     ):
-        out.append(_new(Action, (CHALLENGE, seat, -1, -1, None, s.mau_offender, -1)))
+        out.append(_CHALLENGES[seat][s.mau_offender])
     burns = rs.has_burns
     if seat != s.turn:
         if burns:
@@ -58,20 +59,24 @@ def legal_list(s: State, seat: Seat) -> list[Action]:
         plays = rs.plays[seat]
         for card in singles:
             out += plays[card]
-    else:
+    else:  # each card's plays as ``required_call`` asks: with the call due and without it, a suit where asked
         for card in singles:
-            required = required_call(s, seat, card, n_hand, n_hand - 1)
-            calls = (None,) if required is None else (required, None)
-            for suit in range(4) if n_hand > 1 and rs.chooses[card] else (-1,):
-                for call in calls:
-                    out.append(_new(Action, (PLAY, seat, card, suit, call, -1, -1)))
+            required = required_call(s, seat, card, n_hand, n_hand - 1)  # "mau" leaving one card, or none
+            if n_hand > 1:
+                out += rs.plays[seat][card] if required is None else rs.mau_plays[seat][card]
+            else:  # the last card: no suit asked; "mau-mau" or none
+                last = rs.last_plays[seat][card]
+                if required is None:
+                    out.append(last[1])
+                else:
+                    out += last
     draw, pass_ = rs.may_draw_or_pass(s, playable)  # the ruleset's, not turn's: a call less on every action
     if draw:
         out.append(_DRAWS[seat])
     if pass_:
         out.append(_PASSES[seat])
     if phase is NORMAL and s.pending_kind is WILD4:
-        out.append(Action(CHALLENGE_WILD, seat))
+        out.append(_CHALLENGE_WILDS[seat])
     if burns:
         _burn_on_turn(s, seat, out)
     return out
@@ -99,7 +104,7 @@ def _burn_on_turn(s: State, seat: Seat, out: list[Action]) -> None:
         out.extend(Action(BURN, seat, top, announce=call) for call in _burn_calls(s, top, n_hand))
     if phase is NORMAL or phase is DRAWN:
         rs = s.rs
-        for card in rs.playable_cards(s, set(hand)):
+        for card in distinct(rs.playable_cards(s, hand)):
             if not rs.special(card) and hand.count(card) >= 2:
                 required = required_call(s, seat, card, n_hand, n_hand - 2)
                 out.extend(Action(DOUBLE, seat, card, announce=call, card2=card)

@@ -141,11 +141,7 @@ class Position:
         ruleset reuses it)."""
         stock, hand = self.stock, self.hands[seat]
         if k == 1 and stock:  # the common draw: one card, the stock not empty
-            c = stock.pop()
-            hand.append(c)
-            if self.draw_log is not None:
-                self.draw_log.append((seat, [c]))
-            return [c]
+            return [self.draw_one(seat)]
         got: list[Card] = []
         for _ in range(k):
             if not stock:
@@ -160,6 +156,18 @@ class Position:
         if self.draw_log is not None:
             self.draw_log.append((seat, got))
         return got
+
+    def draw_one(self, seat: Seat) -> Card:
+        """``draw(seat, 1)``'s card, -1 where none came: a turn's own draw, without a list."""
+        stock = self.stock
+        if not stock:
+            got = self.draw(seat, 1)  # a reshuffle, if the ruleset makes one
+            return got[0] if got else -1
+        c = stock.pop()
+        self.hands[seat].append(c)
+        if self.draw_log is not None:
+            self.draw_log.append((seat, [c]))
+        return c
 
     def reshuffle(self) -> None:
         """The discard pile but its top becomes the stock (seeded; in put-down order for scripts)."""

@@ -19,10 +19,8 @@ import hashlib
 import hmac
 import struct
 from collections.abc import Iterator
-from functools import cache
 from itertools import chain, count, repeat
-from operator import ge
-from typing import TypeVar
+from typing import Final, TypeVar
 
 T = TypeVar("T")
 
@@ -42,8 +40,8 @@ def _block(base: bytes, block: int) -> tuple[int, ...]:
     return _WORDS.unpack(hashlib.sha256(base + block.to_bytes(8, "big")).digest())
 
 
-_WORDS = struct.Struct(">8I")
-_SPAN = 1 << 32
+_WORDS: Final = struct.Struct(">8I")
+_SPAN: Final = 1 << 32
 
 
 def _below(words: Iterator[int], n: int) -> int:
@@ -66,16 +64,16 @@ def shuffled(items: list[T], seed: str, label: str) -> list[T]:
     n = len(out)
     if n < 2:
         return out
-    # Each position's first word, all read at once and reduced in C (``map``): a word is rejected
-    # once in 2**32 / n (none is when the largest is below every range's limit), and only then is
-    # the shuffle drawn word by word (the same numbers).
+    # Each position's first word, all read at once: a word is rejected once in 2**32 / n, and only then is the
+    # shuffle drawn again word by word (the same numbers), from the items as given. An index loop, not
+    # ``zip``/``map``: compiled (make setup), its numbers are C integers, not objects.
     first = _first_words(seed, label, n - 1)
-    if max(first) >= _lowest_limit(n) and any(map(ge, first, _limits(n))):
-        return _shuffled_by_rejection(out, seed, label)
-    # an index loop, not ``zip``/``map``: compiled (make setup), its numbers are C integers, not objects
     for k in range(n - 1):
         i = n - 1 - k
-        j = first[k] % (i + 1)
+        w = first[k]
+        if w >= _SPAN - _SPAN % (i + 1):  # a word ``_below`` rejects
+            return _shuffled_by_rejection(list(items), seed, label)
+        j = w % (i + 1)
         out[i], out[j] = out[j], out[i]
     return out
 
@@ -90,22 +88,12 @@ def _first_words(seed: str, label: str, k: int) -> tuple[int, ...]:
         h = prefix.copy()
         h.update(_COUNTERS[block] if block < len(_COUNTERS) else block.to_bytes(8, "big"))
         blocks.append(h.digest())
-    return struct.unpack_from(f">{k}I", b"".join(blocks))
+    unpack = _UNPACK[k].unpack_from if k < len(_UNPACK) else struct.Struct(f">{k}I").unpack_from
+    return unpack(b"".join(blocks))
 
 
-_COUNTERS: tuple[bytes, ...] = tuple(block.to_bytes(8, "big") for block in range(16))  # a deck's blocks
-
-
-@cache  # a deck of a few sizes is shuffled for every deal
-def _limits(n: int) -> tuple[int, ...]:
-    """For each range ``n, n-1 … 2`` drawn from in turn, the first word ``_below`` rejects."""
-    return tuple(_SPAN - _SPAN % k for k in range(n, 1, -1))
-
-
-@cache
-def _lowest_limit(n: int) -> int:
-    """The lowest of ``_limits(n)``: a word below it is taken in any of those ranges."""
-    return min(_limits(n))
+_COUNTERS: Final = tuple(block.to_bytes(8, "big") for block in range(16))  # a deck's blocks
+_UNPACK: Final = tuple(struct.Struct(f">{k}I") for k in range(128))  # ``k`` words, for a deck's ``k`` (made once)
 
 
 def _shuffled_by_rejection(out: list[T], seed: str, label: str) -> list[T]:

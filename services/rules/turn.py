@@ -7,13 +7,13 @@ so that the three agree.
 from __future__ import annotations
 
 from services.rules.actions import BURN, DOUBLE, MAU, MAUMAU, PLAY, QUICK, Action
-from services.rules.cards import R8, Card, Seat, rank
+from services.rules.cards import R8, Card, Seat, distinct, rank
 from services.rules.phases import BOUNCE, BURNED, DRAWN, NORMAL
 from services.rules.state import State
 
 
 def playable_now(s: State, seat: Seat) -> list[Card]:
-    """The distinct cards the seat on turn may play in its current phase.
+    """The distinct cards the seat on turn may play in its current phase, in the order of its hand (the first copy).
 
     A card that needs company (``ace_with_company``) is among them only when a companion fits.
     """
@@ -24,7 +24,7 @@ def playable_now(s: State, seat: Seat) -> list[Card]:
         c = s.drawn_card
         cards = [c] if c >= 0 and rs.playable(s, c) else []
     elif phase is BOUNCE:
-        cards = [c for c in set(s.hands[seat]) if rank(c) == R8]
+        cards = distinct([c for c in s.hands[seat] if rank(c) == R8])
     else:
         return []
     return _with_company(s, seat, cards) if rs.ace_company else cards
@@ -36,12 +36,10 @@ def playable_from_hand(s: State, seat: Seat) -> list[Card]:
     What a turn may play before drawing, and what a blocked table asks of a seat that passed.
     """
     rs, hand = s.rs, s.hands[seat]
-    # Filtered in the hand's order first, copies included: with one card or none there is no order to keep,
-    # and no set is made (most turns of a one-deck table). Else the distinct cards in the order of the hand's
-    # set, which is the order of the legal actions (the bots' seeded choices and the fixed-seed tests read it).
+    # In the hand's order (the legal actions' order), each card once: with one card or none nothing to do.
     cards = rs.playable_cards(s, hand)
     if len(cards) > 1:
-        cards = rs.playable_cards(s, set(hand))
+        cards = distinct(cards)
     return _with_company(s, seat, cards) if rs.ace_company else cards
 
 

@@ -54,7 +54,12 @@ def digest(seeds: int = 12) -> str:
             for round_no in range(3):
                 if s.match_over:
                     break
-                s = evolve(s, deal(s, f"{rng.getrandbits(256):064x}", "t", round_no))
+                try:
+                    dealt = deal(s, f"{rng.getrandbits(256):064x}", "t", round_no)
+                except ValueError as e:  # options that deal more cards than the deck has (hand_size 7 of 32, 5 seats)
+                    h.update(str(e).encode())
+                    break
+                s = evolve(s, dealt)
                 for _ in range(300):
                     if s.round_over:
                         break

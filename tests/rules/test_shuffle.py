@@ -7,14 +7,13 @@ from collections import Counter
 
 import pytest
 
+import services.rules.shuffle
 from services.rules.cards import FRENCH
 from services.rules.decider import RoundDealt, deal, decide, evolve, verify_deal
 from services.rules.engine import legal_actions, new_match, start_round
 from services.rules.shuffle import (
     _below,
     _first_words,
-    _limits,
-    _lowest_limit,
     _shuffled_by_rejection,
     _words,
     choice_index,
@@ -131,7 +130,21 @@ def test_the_first_words_are_the_stream_s_first_words() -> None:
     for k in (1, 7, 8, 9, 51, 107):
         words = _words(SEED, "deal")
         assert list(_first_words(SEED, "deal", k)) == [next(words) for _ in range(k)]
-    assert all(_lowest_limit(n) == min(_limits(n)) <= 2**32 - 2**32 % n for n in range(2, 120))
+
+
+def test_a_rejected_first_word_shuffles_word_by_word(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where a position's first word is one ``_below`` rejects (once in 2**32 / n: no seed of a test meets one),
+    ``shuffled`` draws the whole shuffle word by word, from the items as given."""
+    if not services.rules.shuffle.__file__.endswith(".py"):
+        pytest.skip("compiled (make setup), its calls are not patched: MAUMAU_PURE=1 runs this")
+    real = services.rules.shuffle._first_words
+    # 2**32 - 1 is rejected below 3 (2**32 % 3 == 1): the first position's word of three items
+    monkeypatch.setattr(services.rules.shuffle, "_first_words",
+                        lambda seed, label, k: (2**32 - 1, *real(seed, label, k)[1:]))
+    items = ["a", "b", "c"]
+    expected = _reference(items, SEED, "deal")
+    assert shuffled(items, SEED, "deal") == _shuffled_by_rejection(list(items), SEED, "deal") == expected
+    assert items == ["a", "b", "c"]
 
 
 def test_a_deal_s_numbers_and_a_script_s_names_lay_the_same_round_out() -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, ClassVar, Final
 
-from services.rules.actions import PLAY, Action, takes_choice
+from services.rules.actions import MAU, MAUMAU, PLAY, Action, takes_choice
 from services.rules.cards import CARD_SPACE, FRENCH, RJ, Card, Family, Seat, Suit, rank
 from services.rules.phases import BURNED, CHOOSE, NORMAL, Pending, Phase
 from services.rules.position import Position
@@ -121,6 +121,14 @@ class Ruleset:
         # asked; made once and shared (actions are immutable), as ``legal_actions`` lists them
         self.plays = [[tuple(Action(PLAY, seat, c, x) for x in (range(4) if self.chooses[c] else (-1,)))
                        for c in CARD_SPACE] for seat in range(self.max_seats)]
+        # Where a call may be due (``required_call``, a hand of two cards or one), made once as ``plays``: the plays
+        # of a hand of two cards that owe "mau", each suit with the call and without (``mau_plays``), and of a last
+        # card, no suit asked, with "mau-mau" and without (``last_plays``). No call is ever due without ``calls``.
+        self.mau_plays = [[tuple(Action(PLAY, seat, c, x, call) for x in (range(4) if self.chooses[c] else (-1,))
+                                 for call in (MAU, None)) for c in CARD_SPACE]
+                          for seat in range(self.max_seats if self.calls else 0)]
+        self.last_plays = [[(Action(PLAY, seat, c, -1, MAUMAU), Action(PLAY, seat, c)) for c in CARD_SPACE]
+                           for seat in range(self.max_seats)]
         # ``follows[follow][top][card]``: ``may_follow`` for every suit in force (-1 indexes the last
         # row), top card and card, computed once: what may be played is looked up on every action.
         by_rank = [[tuple(self.may_follow(f, top, c) for c in CARD_SPACE) for top in range(16)] for f in _FOLLOWS]
@@ -168,10 +176,10 @@ class Ruleset:
     def playable(self, s: Position, card: Card) -> bool:
         """``playable_cards`` of one card (after a draw: the card drawn), without a list."""
         if s.pending:
-            return bool(self.answers(s, (card,)))
+            return bool(self.answers(s, [card]))
         return self.follows[s.follow][s.discard[-1]][card]
 
-    def playable_cards(self, s: Position, cards: Iterable[Card]) -> list[Card]:
+    def playable_cards(self, s: Position, cards: list[Card]) -> list[Card]:
         """Those of ``cards`` that may be played on the table as it is (a normal turn)."""
         if s.pending:
             return self.answers(s, cards)
@@ -187,7 +195,7 @@ class Ruleset:
         """Whether ``card`` may go on a top card of rank ``top`` with ``follow`` in force, nothing pending."""
         raise NotImplementedError
 
-    def answers(self, s: Position, cards: Iterable[Card]) -> list[Card]:
+    def answers(self, s: Position, cards: list[Card]) -> list[Card]:
         """Those of ``cards`` that may answer the draw pending on the seat on turn (by default none)."""
         return []
 

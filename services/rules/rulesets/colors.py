@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any, ClassVar
 
 from services.rules.cards import (
@@ -85,7 +84,7 @@ class Colors108(Ruleset):
     def challengeable(self, card: Card) -> bool:
         return card == W4
 
-    def answers(self, s: Position, cards: Iterable[Card]) -> list[Card]:
+    def answers(self, s: Position, cards: list[Card]) -> list[Card]:
         """A +2 on a +2 chain; nothing on a wild draw four."""
         twos: list[Card] = []
         if s.pending_kind is PLUS2:

@@ -24,7 +24,6 @@ the Q skips, the A reverses, the 2 makes the next player draw 2 unless they answ
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any, ClassVar, Final
 
@@ -94,7 +93,7 @@ class Crazy8(Ruleset):
         """An 8 on anything, else the suit in force or the top's rank."""
         return RANKS[card] == R8 or SUITS[card] == follow or RANKS[card] == top
 
-    def answers(self, s: Position, cards: Iterable[Card]) -> list[Card]:
+    def answers(self, s: Position, cards: list[Card]) -> list[Card]:
         """A 2 on a pending draw of 2s (of any suit)."""
         twos: list[Card] = []
         for c in cards:  # a loop, not a comprehension: that is a function made and called (CPython 3.11)

@@ -7,7 +7,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any, ClassVar, Final
 
 from services.rules.cards import (
@@ -24,6 +23,7 @@ from services.rules.cards import (
     Card,
     Seat,
     Suit,
+    distinct,
     french_deck,
     rank,
 )
@@ -42,7 +42,7 @@ class French(Ruleset):
     def deck(self, seats: int) -> list[Card]:
         return french_deck(self.low_rank)
 
-    def answers(self, s: Position, cards: Iterable[Card]) -> list[Card]:
+    def answers(self, s: Position, cards: list[Card]) -> list[Card]:
         """A 7 on a 7 chain (where the chain may go on)."""
         sevens: list[Card] = []
         if s.pending_kind is SEVEN and self.may_answer_seven(s):
@@ -64,11 +64,11 @@ class French(Ruleset):
         return self.ace_company and RANKS[card] == RA
 
     def company(self, hand: list[Card], card: Card) -> list[Card]:
-        """On an Ace: its suit, another Ace, or a Jack (a Jack may always go on an Ace)."""
+        """On an Ace: its suit, another Ace, or a Jack (a Jack may always go on an Ace); in the hand's order."""
         rest = list(hand)
         rest.remove(card)
         s, ranks, suits = SUITS[card], RANKS, SUITS
-        return [c for c in set(rest) if suits[c] == s or ranks[c] == RA or ranks[c] == RJ]
+        return distinct([c for c in rest if suits[c] == s or ranks[c] == RA or ranks[c] == RJ])
 
     def pending_kind(self, top: Card) -> Pending:
         return NINE if self.nine_draws and rank(top) == R9 else SEVEN
