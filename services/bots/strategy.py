@@ -37,7 +37,7 @@ from statistics import NormalDist
 
 from services.bots import greedy
 from services.bots.knowledge import SeatKnowledge, rules, unseen
-from services.bots.worlds import World, rollout, sample_world
+from services.bots.worlds import Draws, Replay, World, rollout, sample_world
 from services.rules.actions import BURN, CHALLENGE, CHALLENGE_WILD, DRAW, PASS, QUICK, Action
 from services.rules.cards import WILD, Seat, suit
 from services.rules.engine import apply, check
@@ -215,7 +215,7 @@ def search(k: SeatKnowledge, cands: list[Action], favourite: int, rng: random.Ra
     while (max_worlds is None or worlds < max_worlds) and (worlds == 0 or time.perf_counter() < deadline):
         worlds += 1
         base = sample(rng)
-        dice = rng.getrandbits(64)
+        dice = Draws(rng.getrandbits(64))
         mine = _value(base, cands[favourite], k.seat, dice)
         if mine is None:
             continue
@@ -245,15 +245,17 @@ def _contenders(live: list[int], gains: list[tuple[float, float]]) -> list[int]:
     return [i for i, (mean, error) in zip(live, gains, strict=True) if mean + PRUNE_Z * error >= floor]
 
 
-def _value(base: State, a: Action, me: Seat, dice: int) -> float | None:
-    """The rollout value of ``a`` in the world ``base`` (left as it is), or None when that world refuses it."""
+def _value(base: State, a: Action, me: Seat, dice: Draws) -> float | None:
+    """The rollout value of ``a`` in the world ``base`` (left as it is), or None when that world refuses it.
+
+    Its ties drawn as from ``random.Random(seed)`` of the world's ``dice``: the same for every candidate."""
     s = base.copy()
     try:
         check(s, a)
     except RuleError:
         return None
     apply(s, a)
-    return rollout(s, me, random.Random(dice))
+    return rollout(s, me, Replay(dice))
 
 
 def _mean_and_error(total: float, squares: float, n: int) -> tuple[float, float]:
