@@ -37,11 +37,9 @@ from statistics import NormalDist
 
 from services.bots import greedy
 from services.bots.knowledge import SeatKnowledge, rules, unseen
-from services.bots.worlds import Draws, Replay, World, rollout, sample_world
+from services.bots.worlds import Draws, World, play_out, sample_world
 from services.rules.actions import BURN, CHALLENGE, CHALLENGE_WILD, DRAW, PASS, QUICK, Action
 from services.rules.cards import WILD, Seat, suit
-from services.rules.engine import apply, check
-from services.rules.errors import RuleError
 from services.rules.state import State
 
 Personality = Callable[[SeatKnowledge, random.Random, float], Action | None]
@@ -248,14 +246,9 @@ def _contenders(live: list[int], gains: list[tuple[float, float]]) -> list[int]:
 def _value(base: State, a: Action, me: Seat, dice: Draws) -> float | None:
     """The rollout value of ``a`` in the world ``base`` (left as it is), or None when that world refuses it.
 
-    Its ties drawn as from ``random.Random(seed)`` of the world's ``dice``: the same for every candidate."""
-    s = base.copy()
-    try:
-        check(s, a)
-    except RuleError:
-        return None
-    apply(s, a)
-    return rollout(s, me, Replay(dice))
+    Its ties drawn as from ``random.Random(seed)`` of the world's ``dice``: the same for every candidate
+    (``worlds.play_out``, compiled). A value is one search: one rollout to the round's end."""
+    return play_out(base, a, me, dice)
 
 
 def _mean_and_error(total: float, squares: float, n: int) -> tuple[float, float]:

@@ -34,7 +34,8 @@ from services.bots.knowledge import SeatKnowledge, rules, unseen
 from services.bots.reading import Group, LastPlay, tito_played
 from services.rules.actions import BURN, CHALLENGE, CHALLENGE_WILD, DRAW, PLAY, QUICK, Action
 from services.rules.cards import WILD, Card, Seat, suit
-from services.rules.engine import apply
+from services.rules.engine import apply, check
+from services.rules.errors import RuleError
 from services.rules.legal import legal_list
 from services.rules.phases import Pending, Phase
 from services.rules.state import State
@@ -179,7 +180,10 @@ def shuffle(rng: random.Random, x: list[Card]) -> None:
     getrandbits = rng.getrandbits
     for i in range(len(x) - 1, 0, -1):
         n = i + 1
-        bits = n.bit_length()
+        bits, m = 0, n  # ``n.bit_length()``, in C integers
+        while m:
+            bits += 1
+            m >>= 1
         j = getrandbits(bits)
         while j >= n:
             j = getrandbits(bits)
@@ -327,6 +331,18 @@ def out_of_turn(s: State, rng: Dice) -> bool:
             apply(s, a)
             return True
     return False
+
+
+def play_out(base: State, a: Action, me: Seat, dice: Draws) -> float | None:
+    """The rollout value of ``a`` played in the world ``base`` (left as it is), its ties drawn from
+    ``dice`` (``Replay``), or None when that world refuses ``a``: one search of ``strategy.search``."""
+    s = base.copy()
+    try:
+        check(s, a)
+    except RuleError:
+        return None
+    apply(s, a)
+    return rollout(s, me, Replay(dice))
 
 
 def rollout(s: State, me: Seat, rng: Dice, max_steps: int = 400) -> float:

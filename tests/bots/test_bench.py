@@ -148,17 +148,20 @@ def test_the_command_prints_the_strong_sides_searches_per_decision() -> None:
 
 
 def test_a_games_searches_are_the_rollouts_the_strong_side_really_played(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every rollout of her searches counted (spied on where the search calls it), and nothing else."""
+    """Every rollout of her searches counted (spied on where the search asks for a candidate's value in a
+    world: a value is a rollout played to the round's end, None a candidate the world refused), and nothing else."""
     import services.bots.strategy as strategy
 
     played: list[int] = []
-    rollout = strategy.rollout
+    value = strategy._value
 
-    def counted(*args: Any) -> float:
-        played.append(1)
-        return rollout(*args)
+    def counted(*args: Any) -> float | None:
+        v = value(*args)
+        if v is not None:
+            played.append(1)
+        return v
 
-    monkeypatch.setattr(strategy, "rollout", counted)
+    monkeypatch.setattr(strategy, "_value", counted)
     g = play_game("classic52", 4, 1, "strong", "medium", seed=4, ms_per_move=3.0)
     assert len(g.rollouts) == len(g.worlds) > 0 and all(n > 0 for n in g.rollouts)
     assert sum(g.rollouts) == len(played)
