@@ -7,7 +7,8 @@ STAMP := $(VENV)/.installed
 ANCHOR := $(VENV)/.anchor
 # The rules engine compiled (its rule below)
 ENGINE := $(VENV)/.engine
-ENGINE_SOURCES := $(wildcard services/rules/*.py services/rules/rulesets/*.py) tools/build_engine.py
+ENGINE_SOURCES := $(wildcard services/rules/*.py services/rules/rulesets/*.py) tools/build_engine.py \
+	services/bots/greedy.py services/bots/worlds.py services/bots/reading.py
 PROTO_SRC := $(wildcard proto/maumau/v1/*.proto)
 PROTO_OUT := $(PROTO_SRC:.proto=_pb2.py)
 
@@ -35,7 +36,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e '.[dev]'
 	touch $(STAMP)
 
-# The rules engine's hot modules compiled by mypyc (the dev extra's pinned mypy) into extension modules beside
+# The rules engine's hot modules (and the strong bot's rollouts: greedy, worlds, reading) compiled by mypyc (the dev extra's pinned mypy) into extension modules beside
 # their sources (tools/build_engine.py; git-ignored), again whenever one changed; gcc and Python's headers are
 # installed from Debian when missing. Where nothing can be compiled the engine runs as Python, as it does with
 # MAUMAU_PURE=1 (services/rules/__init__.py; docs/performance.md).

@@ -23,12 +23,13 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
 from services.rules.actions import BURN, CHALLENGE, CHALLENGE_WILD, CHOOSE, DOUBLE, DRAW, PLAY, QUICK, Action
 from services.rules.cards import R7, RANKS, SUITS, WILD, Card, Suit, suit
 from services.rules.rulesets import Ruleset
 
-GOES_OUT = 10_000.0  # the preference of an action that empties the hand
+GOES_OUT: Final = 10_000.0  # the preference of an action that empties the hand
 
 
 def suit_counts(rs: Ruleset, hand: Iterable[Card]) -> list[int]:
@@ -86,15 +87,22 @@ def preference(rs: Ruleset, a: Action, hand: int, counts: list[int], follow: Sui
 def _play(rs: Ruleset, a: Action, hand: int, counts: list[int], follow: Suit) -> float:
     """A play's value; an Ace with company (``ace_with_company``) sheds both cards: the Ace's
     points and a card more are a bonus, and the companion is judged as if played alone."""
-    card, extra = a.card, 0.0
-    if a.card2 >= 0:
+    return play_preference(rs, a.card, a.choose, a.card2, hand, counts, follow)
+
+
+def play_preference(rs: Ruleset, first: Card, choose: Suit, card2: Card, hand: int, counts: list[int],
+                    follow: Suit) -> float:
+    """``preference`` of a play of ``first`` (naming ``choose``, with ``card2``) from its fields, no
+    ``Action`` made (``reading.tito_would`` weighs every card a hand could have played)."""
+    card, extra = first, 0.0
+    if card2 >= 0:
         if hand == 2:
             return GOES_OUT
-        card, extra = a.card2, 30.0 + rs.points[a.card]
+        card, extra = card2, 30.0 + rs.points[first]
     if hand == 1:
         return GOES_OUT
     if rs.chooses[card]:
-        value = 40.0 + extra + 3 * (counts[a.choose] if a.choose >= 0 else 0)
+        value = 40.0 + extra + 3 * (counts[choose] if choose >= 0 else 0)
         if rs.challengeable(card):
             value += -25.0 if follow >= 0 and counts[follow] else 10.0
         return value

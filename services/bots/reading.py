@@ -46,7 +46,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from services.bots import greedy
 from services.rules.actions import BURN, CHALLENGE, DOUBLE, DRAW, PASS, PLAY, QUICK, Action
@@ -57,7 +57,7 @@ from services.rules.rulesets import Ruleset
 from services.rules.state import State
 from services.rules.turn import burnable
 
-NOTHING: frozenset[Card] = frozenset()
+NOTHING: Final[frozenset[Card]] = frozenset()
 
 
 class Group(NamedTuple):
@@ -192,12 +192,13 @@ def tito_would(rs: Ruleset, play: LastPlay, hand: Sequence[Card]) -> bool:
         return False
     counts = greedy.suit_counts(rs, then)
     n = len(then)
-    mine = greedy.preference(rs, a, n, counts, play.follow, 0.0)
-    for c in set(then) & play.fits:
-        if rs.needs_company(c):
+    follow, fits = play.follow, play.fits
+    mine = greedy.preference(rs, a, n, counts, follow, 0.0)
+    for c in then:  # the cards of ``set(then) & fits`` (a card held twice weighed twice: the same answer)
+        if c not in fits or rs.needs_company(c):
             continue
-        for suit in range(4) if rs.chooses[c] else (-1,):
-            if greedy.preference(rs, a._replace(card=c, choose=suit), n, counts, play.follow, 0.0) > mine:
+        for suit in range(4) if rs.chooses[c] else (-1,):  # ``a`` with ``c`` naming ``suit``, a play like ``a``
+            if greedy.play_preference(rs, c, suit, a.card2, n, counts, follow) > mine:
                 return False
     return True
 

@@ -32,15 +32,14 @@ import math
 import random
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from statistics import NormalDist
 
 from services.bots import greedy
 from services.bots.knowledge import SeatKnowledge, rules, unseen
-from services.bots.worlds import World, rollout, sample_world
+from services.bots.worlds import Draws, World, play_out, sample_world
 from services.rules.actions import BURN, CHALLENGE, CHALLENGE_WILD, DRAW, PASS, QUICK, Action
 from services.rules.cards import WILD, Seat, suit
-from services.rules.engine import apply, check
-from services.rules.errors import RuleError
 from services.rules.state import State
 
 Personality = Callable[[SeatKnowledge, random.Random, float], Action | None]
@@ -136,8 +135,24 @@ def decide_out_of_turn(k: SeatKnowledge, rng: random.Random, level: str = "mediu
 # --- strong -----------------------------------------------------------------------------
 
 
+@dataclass
+class Searched:
+    """What Carmen's searches came to, counted as they run (``maumau bench bots`` prints it).
+
+    A *search* is one rollout: one candidate action played in one sampled world and the
+    round rolled on to its end (``worlds.rollout``). ``rollouts`` holds, per decision where
+    she searched (on turn, a choice left after her shortcuts: not a forced move, a
+    challenge or going out), the rollouts she completed — a candidate the world refused is
+    not one, Tito's favourite counts once per world —, and ``worlds`` the worlds she
+    sampled in it. Counting does not change what she decides.
+    """
+
+    rollouts: list[int] = field(default_factory=list)
+    worlds: list[int] = field(default_factory=list)
+
+
 def strong(k: SeatKnowledge, rng: random.Random, budget_ms: float = 100.0,
-           max_worlds: int | None = None) -> Action | None:
+           max_worlds: int | None = None, searched: Searched | None = None) -> Action | None:
     """Carmen: Monte Carlo over sampled worlds with Tito's play for everyone after her move, within ``budget_ms``.
 
     No search where there is nothing to weigh: a single action, a challenge (it only costs
@@ -145,7 +160,8 @@ def strong(k: SeatKnowledge, rng: random.Random, budget_ms: float = 100.0,
     show better beyond their noise: by enough standard errors of the paired difference that
     with any number of rivals she leaves it for one no better in ``FALSE_SWITCH`` of her
     decisions at most (with few worlds, the best of many noisy rivals often looks better).
-    ``max_worlds`` caps the samples (tests use it for a search that does not depend on time).
+    ``max_worlds`` caps the samples (tests use it for a search that does not depend on time);
+    ``searched`` is told what each search came to.
     """
     if not k.on_turn:
         return decide_out_of_turn(k, rng)
@@ -160,7 +176,7 @@ def strong(k: SeatKnowledge, rng: random.Random, budget_ms: float = 100.0,
         acts = [a for a in acts if a.kind not in KEEPS]
         if len(acts) == 1:
             return favourite
-    gains = search(k, acts, acts.index(favourite), rng, budget_ms, max_worlds)
+    gains = search(k, acts, acts.index(favourite), rng, budget_ms, max_worlds, searched=searched)
     z = NormalDist().inv_cdf(1.0 - FALSE_SWITCH / (len(acts) - 1))
     best = max(range(len(acts)), key=lambda i: gains[i][0] - z * gains[i][1])
     return acts[best] if gains[best][0] - z * gains[best][1] > 0 else favourite
@@ -168,7 +184,7 @@ def strong(k: SeatKnowledge, rng: random.Random, budget_ms: float = 100.0,
 
 def search(k: SeatKnowledge, cands: list[Action], favourite: int, rng: random.Random, budget_ms: float,
            max_worlds: int | None = None, sample: Callable[[random.Random], State] | None = None,
-           ) -> list[tuple[float, float]]:
+           searched: Searched | None = None) -> list[tuple[float, float]]:
     """What each candidate wins over the ``favourite``: the mean paired difference of their
     rollout values over sampled worlds, and its standard error.
 
@@ -180,7 +196,7 @@ def search(k: SeatKnowledge, cands: list[Action], favourite: int, rng: random.Ra
     A world that refuses a candidate (which the real view allowed) does not count for it.
     The time goes where the decision is close: every ``PRUNE_EVERY`` worlds a candidate
     that another beats by ``PRUNE_Z`` standard errors is no longer played, and the search
-    ends when only one is left.
+    ends when only one is left. ``searched`` is told the rollouts and worlds it took.
     """
     deadline = time.perf_counter() + budget_ms / 1000.0
     if sample is None:
@@ -193,17 +209,20 @@ def search(k: SeatKnowledge, cands: list[Action], favourite: int, rng: random.Ra
     squares = [0.0] * len(cands)
     seen = [0] * len(cands)
     live = list(range(len(cands)))
-    worlds = 0
+    worlds = rollouts = 0
     while (max_worlds is None or worlds < max_worlds) and (worlds == 0 or time.perf_counter() < deadline):
         worlds += 1
         base = sample(rng)
-        dice = rng.getrandbits(64)
+        dice = Draws(rng.getrandbits(64))
         mine = _value(base, cands[favourite], k.seat, dice)
         if mine is None:
             continue
+        rollouts += 1
         for i in live:
             v = mine if i == favourite else _value(base, cands[i], k.seat, dice)
             if v is not None:
+                if i != favourite:
+                    rollouts += 1
                 d = v - mine
                 sums[i] += d
                 squares[i] += d * d
@@ -212,6 +231,9 @@ def search(k: SeatKnowledge, cands: list[Action], favourite: int, rng: random.Ra
             live = _contenders(live, [_mean_and_error(sums[i], squares[i], seen[i]) for i in live])
             if len(live) == 1:
                 break
+    if searched is not None:
+        searched.rollouts.append(rollouts)
+        searched.worlds.append(worlds)
     return [_mean_and_error(sums[i], squares[i], seen[i]) for i in range(len(cands))]
 
 
@@ -221,15 +243,12 @@ def _contenders(live: list[int], gains: list[tuple[float, float]]) -> list[int]:
     return [i for i, (mean, error) in zip(live, gains, strict=True) if mean + PRUNE_Z * error >= floor]
 
 
-def _value(base: State, a: Action, me: Seat, dice: int) -> float | None:
-    """The rollout value of ``a`` in the world ``base`` (left as it is), or None when that world refuses it."""
-    s = base.copy()
-    try:
-        check(s, a)
-    except RuleError:
-        return None
-    apply(s, a)
-    return rollout(s, me, random.Random(dice))
+def _value(base: State, a: Action, me: Seat, dice: Draws) -> float | None:
+    """The rollout value of ``a`` in the world ``base`` (left as it is), or None when that world refuses it.
+
+    Its ties drawn as from ``random.Random(seed)`` of the world's ``dice``: the same for every candidate
+    (``worlds.play_out``, compiled). A value is one search: one rollout to the round's end."""
+    return play_out(base, a, me, dice)
 
 
 def _mean_and_error(total: float, squares: float, n: int) -> tuple[float, float]:
@@ -245,8 +264,14 @@ def _mean_and_error(total: float, squares: float, n: int) -> tuple[float, float]
 LEVELS: dict[str, Personality] = {"weak": weak, "medium": medium, "strong": strong}
 
 
-def decide(k: SeatKnowledge, level: str, rng: random.Random, budget_ms: float = 100.0) -> Action | None:
-    """The action of a bot of ``level`` ("weak", "medium", "strong"): on turn its personality, else out of turn."""
+def decide(k: SeatKnowledge, level: str, rng: random.Random, budget_ms: float = 100.0,
+           searched: Searched | None = None) -> Action | None:
+    """The action of a bot of ``level`` ("weak", "medium", "strong"): on turn its personality, else out of turn.
+
+    ``searched`` is told what the strong bot's searches came to (``Searched``).
+    """
     if not k.on_turn:
         return decide_out_of_turn(k, rng, level)
+    if level == "strong":
+        return strong(k, rng, budget_ms, searched=searched)
     return LEVELS[level](k, rng, budget_ms)

@@ -27,17 +27,20 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Final
 
 from services.bots import greedy
 from services.bots.knowledge import SeatKnowledge, rules, unseen
 from services.bots.reading import Group, LastPlay, tito_played
 from services.rules.actions import BURN, CHALLENGE, CHALLENGE_WILD, DRAW, PLAY, QUICK, Action
 from services.rules.cards import WILD, Card, Seat, suit
-from services.rules.engine import apply, legal_actions
+from services.rules.engine import apply, check
+from services.rules.errors import RuleError
+from services.rules.legal import legal_list
 from services.rules.phases import Pending, Phase
 from services.rules.state import State
 
-EVAL_POWER = 2  # a round cut short is valued by each hand's 1 / (1 + cards) ** EVAL_POWER
+EVAL_POWER: Final = 2  # a round cut short is valued by each hand's 1 / (1 + cards) ** EVAL_POWER
 
 
 @dataclass(frozen=True)
@@ -143,13 +146,13 @@ def sample_world(k: SeatKnowledge, rng: random.Random, world: World) -> State:
     return s
 
 
-TRIES = 8  # deals tried for one whose plays Tito could have made; then the one with the fewest seats he could not
+TRIES: Final = 8  # deals tried for one whose plays Tito could have made; then the one with the fewest seats failing
 
 
 def _deal(k: SeatKnowledge, rng: random.Random, world: World, s: State) -> None:
     """Deal the unseen cards into ``s``'s other hands and stock, within the groups when they can be met."""
     pool = list(world.unseen)
-    rng.shuffle(pool)
+    shuffle(rng, pool)
     hands = _constrained_deal(pool, world.groups) if world.groups else None
     if hands is None:
         at = 0
@@ -162,6 +165,29 @@ def _deal(k: SeatKnowledge, rng: random.Random, world: World, s: State) -> None:
         for i, h in zip(world.others, hands, strict=True):
             s.hands[i] = h
         s.stock = pool
+
+
+def shuffle(rng: random.Random, x: list[Card]) -> None:
+    """``rng.shuffle(x)``, the same swaps from the same draws (``Random.shuffle`` and its ``_randbelow``:
+    ``getrandbits`` of the bound's bit length, drawn again while not below it), compiled.
+
+    >>> a, b = list(range(40)), list(range(40))
+    >>> r1, r2 = random.Random(5), random.Random(5)
+    >>> r1.shuffle(a); shuffle(r2, b)
+    >>> a == b and r1.random() == r2.random()
+    True
+    """
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        bits, m = 0, n  # ``n.bit_length()``, in C integers
+        while m:
+            bits += 1
+            m >>= 1
+        j = getrandbits(bits)
+        while j >= n:
+            j = getrandbits(bits)
+        x[i], x[j] = x[j], x[i]
 
 
 def _constrained_deal(pool: list[Card], groups: tuple[tuple[Group, ...], ...]) -> list[list[Card]] | None:
@@ -205,17 +231,54 @@ def _was_bluff(s: State) -> bool:
     return colour >= 0 and any(suit(c) == colour for c in s.hands[s.w4_seat])
 
 
-OUT_OF_TURN = frozenset((CHALLENGE, QUICK, BURN))  # what a seat may do while another is on turn
+OUT_OF_TURN: Final = frozenset((CHALLENGE, QUICK, BURN))  # what a seat may do while another is on turn
 
 
-def greedy_action(s: State, seat: Seat, rng: random.Random, kinds: frozenset[str] | None = None) -> Action | None:
+class Draws:
+    """The draws of one ``random.Random(seed)``, made once and read again by every ``Replay`` of them.
+
+    A search rolls every candidate out in one world with the same dice (common random numbers):
+    each rollout reads ``Replay(draws)``, exactly what it would read from its own
+    ``random.Random(seed)``, without seeding a generator for each.
+
+    >>> draws = Draws(7)
+    >>> a, b, r = Replay(draws), Replay(draws), random.Random(7)
+    >>> x = [a.random() for _ in range(3)]
+    >>> x == [r.random() for _ in range(3)] == [b.random() for _ in range(3)]
+    True
+    """
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.drawn: list[float] = []
+
+
+class Replay:
+    """``random()`` as ``random.Random(seed)`` draws it, from the ``Draws`` of that seed."""
+
+    def __init__(self, draws: Draws) -> None:
+        self.draws = draws
+        self.at = 0
+
+    def random(self) -> float:
+        drawn = self.draws.drawn
+        if self.at == len(drawn):
+            drawn.append(self.draws.rng.random())
+        self.at += 1
+        return drawn[self.at - 1]
+
+
+Dice = random.Random | Replay  # what a rollout draws its ties from (``random()`` only)
+
+
+def greedy_action(s: State, seat: Seat, rng: Dice, kinds: frozenset[str] | None = None) -> Action | None:
     """Tito's choice for ``seat`` in a world: the legal action (of ``kinds``) with the best
     ``greedy.preference``, always with its call, ties at random; None when there is none.
 
     A wild draw four is judged from what ``seat`` could know in that world: the cards
     outside its hand and the pile.
     """
-    acts = list(legal_actions(s, seat))
+    acts = legal_list(s, seat)  # a new list, in ``legal_actions``' order
     if kinds is not None:
         acts = [a for a in acts if a.kind in kinds]
     if len(acts) <= 1:  # forced (a rollout's draws mostly): nothing to weigh
@@ -229,8 +292,8 @@ def greedy_action(s: State, seat: Seat, rng: random.Random, kinds: frozenset[str
     ties = 0
     prev: Action | None = None
     for a in acts:
-        if (a.announce is None and prev is not None and prev.announce is not None and prev[:4] == a[:4]
-                and prev.card2 == a.card2):
+        if (a.announce is None and prev is not None and prev.announce is not None and prev.kind == a.kind
+                and prev.seat == a.seat and prev.card == a.card and prev.choose == a.choose and prev.card2 == a.card2):
             continue  # the same action without its call, which follows it
         prev = a
         bluff = _bluff_odds(s, seat) if a.kind == CHALLENGE_WILD else 0.0
@@ -253,7 +316,7 @@ def _bluff_odds(s: State, seat: Seat) -> float:
     return greedy.holds_colour_odds(suit(under), len(s.hands[s.w4_seat]), pool)
 
 
-def out_of_turn(s: State, rng: random.Random) -> bool:
+def out_of_turn(s: State, rng: Dice) -> bool:
     """Give the seats after the one on turn, in order, their chance out of turn (a challenge,
     a quick action, an opening burn): the first that takes one acts. Whether one did.
 
@@ -270,7 +333,19 @@ def out_of_turn(s: State, rng: random.Random) -> bool:
     return False
 
 
-def rollout(s: State, me: Seat, rng: random.Random, max_steps: int = 400) -> float:
+def play_out(base: State, a: Action, me: Seat, dice: Draws) -> float | None:
+    """The rollout value of ``a`` played in the world ``base`` (left as it is), its ties drawn from
+    ``dice`` (``Replay``), or None when that world refuses ``a``: one search of ``strategy.search``."""
+    s = base.copy()
+    try:
+        check(s, a)
+    except RuleError:
+        return None
+    apply(s, a)
+    return rollout(s, me, Replay(dice))
+
+
+def rollout(s: State, me: Seat, rng: Dice, max_steps: int = 400) -> float:
     """Play ``s`` on in place with every seat as Tito (``greedy_action``, chances out of turn
     taken); 1 when ``me`` (or its partner) wins, 0 when not.
 
@@ -288,5 +363,10 @@ def rollout(s: State, me: Seat, rng: random.Random, max_steps: int = 400) -> flo
     ours = [i == me or (s.rs.teams and i % 2 == me % 2) for i in range(s.n)]
     if s.round_over:
         return 1.0 if ours[s.round_winner] else 0.0
-    weights = [1.0 / (1 + len(h)) ** EVAL_POWER if s.active[i] else 0.0 for i, h in enumerate(s.hands)]
-    return sum(w for w, mine in zip(weights, ours, strict=True) if mine) / sum(weights)
+    mine, total = 0.0, 0.0  # summed in seat order, as ``sum`` did (compiled, ``sum`` of floats refused them)
+    for i, h in enumerate(s.hands):
+        w = 1.0 / (1 + len(h)) ** EVAL_POWER if s.active[i] else 0.0
+        total += w
+        if ours[i]:
+            mine += w
+    return mine / total

@@ -5,7 +5,9 @@ sources (tools/build_engine.py), which Python imports in place of the ``.py``; w
 compiled the ``.py`` runs. The package imports its sources only, even where extension modules were
 built, with ``MAUMAU_PURE=1`` (the same engine run interpreted, to compare: docs/performance.md) and
 when a compiled module's source changed after the build (an edit is run as written, with a warning,
-until ``make setup`` compiles it again).
+until ``make setup`` compiles it again). The strong bot's compiled modules (``services.bots``: greedy,
+worlds, reading, built in the engine's group) follow the engine: their sources run whenever the engine's do,
+and when one of theirs changed.
 """
 
 from __future__ import annotations
@@ -18,13 +20,15 @@ from importlib.machinery import SOURCE_SUFFIXES, FileFinder, ModuleSpec, SourceF
 from pathlib import Path
 from types import ModuleType
 
+_PACKAGES = (__name__ + ".", "services.bots.")  # the packages with modules compiled in the engine's group
+
 
 class _SourcesOnly:
-    """A finder of this package's modules that knows only ``.py`` files (no extension modules)."""
+    """A finder of this package's modules (and the bots') that knows only ``.py`` files (no extension modules)."""
 
     @staticmethod
     def find_spec(name: str, path: Sequence[str] | None = None, target: ModuleType | None = None) -> ModuleSpec | None:
-        if not name.startswith(__name__ + ".") or path is None:
+        if not name.startswith(_PACKAGES) or path is None:
             return None
         for entry in path:
             spec = FileFinder(entry, (SourceFileLoader, SOURCE_SUFFIXES)).find_spec(name)
@@ -39,7 +43,7 @@ def _stale() -> bool:
     built = [p.stat().st_mtime for p in here.glob("_engine__mypyc.*")]
     if not built:
         return False
-    for ext in here.rglob("*.so"):
+    for ext in [*here.rglob("*.so"), *(here.parent / "bots").glob("*.so")]:
         source = ext.with_name(ext.name.split(".")[0] + ".py")
         if not ext.name.startswith("_engine__mypyc.") and (not source.exists() or source.stat().st_mtime > built[0]):
             return True

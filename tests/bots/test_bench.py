@@ -7,6 +7,7 @@ import json
 import random
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
@@ -133,3 +134,34 @@ def test_the_oracle_sees_the_hands_but_not_the_stocks_order() -> None:
     values = [true_values(x, x.turn, acts, random.Random(9), budget_ms=0, max_passes=8) for x in (s, other)]
     assert len(acts) == 8 and len(set(values[0])) > 1  # the actions' values differ: the search sees something
     assert values[0] == values[1]  # what it cannot know changes nothing
+
+
+def test_the_command_prints_the_strong_sides_searches_per_decision() -> None:
+    proc = bench("--ruleset", "classic52", "--players", "4", "--games", "2", "--ms", "5", "--seed", "3",
+                 "--opponents", "medium", "--workers", "1")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["strong_searched"] > 0
+    assert out["strong_searches"] > 0 and out["strong_searches_median"] > 0
+    assert out["strong_worlds"] > 0
+    assert out["strong_cpu_us_per_search"] > 0
+
+
+def test_a_games_searches_are_the_rollouts_the_strong_side_really_played(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every rollout of her searches counted (spied on where the search asks for a candidate's value in a
+    world: a value is a rollout played to the round's end, None a candidate the world refused), and nothing else."""
+    import services.bots.strategy as strategy
+
+    played: list[int] = []
+    value = strategy._value
+
+    def counted(*args: Any) -> float | None:
+        v = value(*args)
+        if v is not None:
+            played.append(1)
+        return v
+
+    monkeypatch.setattr(strategy, "_value", counted)
+    g = play_game("classic52", 4, 1, "strong", "medium", seed=4, ms_per_move=3.0)
+    assert len(g.rollouts) == len(g.worlds) > 0 and all(n > 0 for n in g.rollouts)
+    assert sum(g.rollouts) == len(played)

@@ -213,3 +213,22 @@ def test_strong_never_weighs_keeping_her_cards_against_a_card_she_can_play(monke
     monkeypatch.setattr(strategy, "search", spy)
     assert strong(k, random.Random(1), budget_ms=1e6, max_worlds=32) in k.legal
     assert searched and {a.kind for a in searched[0]} == {PLAY}
+
+
+def test_a_search_counts_a_rollout_per_candidate_and_world() -> None:
+    """Below the first look at the contenders every candidate is rolled out in every world that allows it:
+    the count is the worlds times the candidates, Tito's favourite once a world."""
+    k = _diamonds_gone()
+    acts = announced(k.legal)
+    counted = strategy.Searched()
+    search(k, acts, 0, random.Random(1), budget_ms=1e6, max_worlds=strategy.PRUNE_EVERY - 1, searched=counted)
+    assert counted.worlds == [strategy.PRUNE_EVERY - 1]
+    assert counted.rollouts == [(strategy.PRUNE_EVERY - 1) * len(acts)]
+
+
+def test_strong_tells_what_her_searches_came_to_and_decides_as_without() -> None:
+    k = _diamonds_gone()
+    counted = strategy.Searched()
+    assert strong(k, random.Random(3), budget_ms=1e6, max_worlds=40, searched=counted) == strong(
+        k, random.Random(3), budget_ms=1e6, max_worlds=40)
+    assert len(counted.rollouts) == 1 and counted.worlds[0] <= 40 < counted.rollouts[0]

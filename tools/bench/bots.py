@@ -21,6 +21,10 @@ mean of the per-deal differences (won 1, lost 0) with a normal-approximation 95%
 ``<side>_ms_used`` is the wall-clock time a side really took per move where it had a choice
 (on turn, more than one legal action), against the budget ``ms_per_move``;
 ``anchor_simulations`` the simulations the anchor ran in such a move, on average.
+``strong_searches`` is the strong side's searches per decision where it searched
+(``strategy.Searched``: one search is one rollout, a candidate played in a sampled world to
+the round's end), mean and median, ``strong_worlds`` the worlds it sampled in such a decision,
+``strong_cpu_us_per_search`` the CPU time of those decisions per search.
 
 >>> play_game("classic32", 3, 0, "strong", "weak", seed=1, ms_per_move=1.0).won in (True, False)
 True
@@ -38,6 +42,7 @@ import json
 import math
 import multiprocessing
 import random
+import statistics
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -49,7 +54,7 @@ from typing import Any, Protocol, TextIO
 from services.bots.knowledge import knowledge_from
 from services.bots.oracle import oracle
 from services.bots.reading import Reading, observe
-from services.bots.strategy import decide
+from services.bots.strategy import Searched, decide
 from services.rules.actions import Action
 from services.rules.cards import Seat
 from services.rules.decider import deal, evolve
@@ -85,6 +90,9 @@ class Game:
     seconds: float = 0.0  # spent on the moves with a choice
     choices: int = 0  # those moves
     simulations: int = 0  # an anchor's simulations in those moves
+    rollouts: tuple[int, ...] = ()  # the strong side's searches (rollouts), one count per decision where it searched
+    worlds: tuple[int, ...] = ()  # the worlds it sampled in each of those decisions
+    search_cpu: float = 0.0  # the CPU seconds of those decisions
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -129,10 +137,10 @@ def _ismcts(ruleset: str, players: int, ms: float) -> Anchor:
     return anchor
 
 
-def _by_knowledge(level: str, ms: float, read: bool = True) -> Decider:
+def _by_knowledge(level: str, ms: float, read: bool = True, searched: Searched | None = None) -> Decider:
     if not read:
-        return lambda s, seat, rng, r: decide(knowledge_from(s, seat), level, rng, ms)
-    return lambda s, seat, rng, r: decide(knowledge_from(s, seat, reading=r), level, rng, ms)
+        return lambda s, seat, rng, r: decide(knowledge_from(s, seat), level, rng, ms, searched)
+    return lambda s, seat, rng, r: decide(knowledge_from(s, seat, reading=r), level, rng, ms, searched)
 
 
 def _random(s: State, seat: Seat, rng: random.Random, r: Reading) -> Action | None:
@@ -142,19 +150,21 @@ def _random(s: State, seat: Seat, rng: random.Random, r: Reading) -> Action | No
     return rng.choice(options) if options else None
 
 
-def decider(who: str, ms: float, read: bool = True) -> Decider:
+def decider(who: str, ms: float, read: bool = True, searched: Searched | None = None) -> Decider:
     """How ``who`` (a bot level, "random" or "oracle") acts at a seat (on turn or not); a bot
-    reads the round's public actions (``reading``) unless ``read`` is false."""
+    reads the round's public actions (``reading``) unless ``read`` is false. The strong bot
+    tells ``searched`` what its searches came to."""
     if who == "random":
         return _random
     if who == "oracle":
         return lambda s, seat, rng, r: oracle(s, seat, rng, ms)
-    return _by_knowledge(who, ms, read)
+    return _by_knowledge(who, ms, read, searched)
 
 
 def play_game(ruleset: str, players: int, game: int, side: str, opponents: str, seed: int,
               ms_per_move: float, read: bool = True) -> Game:
-    """One round: ``side`` at seat ``game % players`` against ``opponents``; whether it won, and its time.
+    """One round: ``side`` at seat ``game % players`` against ``opponents``; whether it won, its time and
+    (the strong side) its searches.
 
     Every action, on turn or not, is folded into the round's ``Reading`` (public facts only),
     which the bots' knowledge carries (``read``: false leaves the side without it).
@@ -162,17 +172,18 @@ def play_game(ruleset: str, players: int, game: int, side: str, opponents: str, 
     seat_of_side = game % players
     anchor = load_anchor(side, ruleset, players, ms_per_move) if side in ANCHORS else None
     seats = [decider(opponents, ms_per_move)] * players
+    searched = Searched()  # the strong side's searches
     if anchor:
         ismcts = anchor
         seats[seat_of_side] = lambda s, seat, rng, r: ismcts.decide(s, seat, rng)
     else:
-        seats[seat_of_side] = decider(side, ms_per_move, read)
+        seats[seat_of_side] = decider(side, ms_per_move, read, searched)
     round_seed = hashlib.sha256(f"{seed}:{ruleset}:{players}:{game}".encode()).hexdigest()
     rngs = [random.Random(f"{round_seed}:{opponents}:{i}") for i in range(players)]
     s0 = new_match(ruleset, players)
     s = evolve(s0, deal(s0, round_seed, "bench", 0))
     reading = [Reading.start(s)]  # the round's public actions folded so far (one cell: ``_out_of_turn`` moves it on)
-    seconds, choices, simulations = 0.0, 0, 0
+    seconds, choices, simulations, search_cpu = 0.0, 0, 0, 0.0
     for _ in range(MAX_STEPS):
         if s.round_over:
             break
@@ -180,18 +191,21 @@ def play_game(ruleset: str, players: int, game: int, side: str, opponents: str, 
             continue
         seat = s.turn
         timed = seat == seat_of_side and _has_choice(s, seat)
-        searched = anchor.simulations if anchor else 0
-        start = time.perf_counter()
+        simulated, searches = anchor.simulations if anchor else 0, len(searched.rollouts)
+        start, cpu = time.perf_counter(), time.process_time()
         a = seats[seat](s, seat, rngs[seat], reading[0])
         if timed:
             seconds += time.perf_counter() - start
             choices += 1
-            simulations += (anchor.simulations if anchor else 0) - searched
+            simulations += (anchor.simulations if anchor else 0) - simulated
+            if len(searched.rollouts) > searches:
+                search_cpu += time.process_time() - cpu
         assert a is not None, "the seat on turn always has an action"
         check(s, a)
         reading[0] = observe(reading[0], s, a)
         apply(s, a)
-    return Game(side, game, s.round_over and s.round_winner == seat_of_side, seconds, choices, simulations)
+    return Game(side, game, s.round_over and s.round_winner == seat_of_side, seconds, choices, simulations,
+                tuple(searched.rollouts), tuple(searched.worlds), search_cpu)
 
 
 def _has_choice(s: State, seat: Seat) -> bool:
@@ -250,6 +264,8 @@ def run(ruleset: str, players: int, games: int, ms_per_move: float, seed: int, o
         out[f"{key}_ms_used"] = round(1000 * sum(r.seconds for r in spent) / choices, 2) if choices else 0.0
         if side == anchor:
             out["anchor_simulations"] = round(sum(r.simulations for r in spent) / choices, 1) if choices else 0.0
+        if side == "strong":
+            out.update(_searches(spent))
     if anchor:
         out["strong_minus_anchor"], out["strong_minus_anchor_ci95"] = paired(won["strong"], won[anchor])
     if with_oracle:
@@ -269,6 +285,19 @@ def _reported(games: Iterator[Game], total: int, report: TextIO | None) -> list[
             print(f"maumau bench bots: {len(done)} of {total} games in {spent / 60:.1f} min, "
                   f"about {spent * (total - len(done)) / len(done) / 60:.0f} min left", file=report, flush=True)
     return done
+
+
+def _searches(games: list[Game]) -> dict[str, Any]:
+    """The strong side's searches (rollouts) per decision where it searched, mean and median; the
+    worlds per such decision; their number; and the CPU microseconds of those decisions per search."""
+    rollouts = [n for g in games for n in g.rollouts]
+    worlds = [n for g in games for n in g.worlds]
+    total = sum(rollouts)
+    return {"strong_searched": len(rollouts),
+            "strong_searches": round(total / len(rollouts), 1) if rollouts else 0.0,
+            "strong_searches_median": statistics.median(rollouts) if rollouts else 0,
+            "strong_worlds": round(sum(worlds) / len(worlds), 1) if worlds else 0.0,
+            "strong_cpu_us_per_search": round(1e6 * sum(g.search_cpu for g in games) / total, 1) if total else 0.0}
 
 
 def _rate(key: str, won: list[int]) -> dict[str, Any]:
