@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import hashlib
+import os
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -132,19 +136,32 @@ def test_the_first_words_are_the_stream_s_first_words() -> None:
         assert list(_first_words(SEED, "deal", k)) == [next(words) for _ in range(k)]
 
 
-def test_a_rejected_first_word_shuffles_word_by_word(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_rejected_first_word_shuffles_word_by_word() -> None:
     """Where a position's first word is one ``_below`` rejects (once in 2**32 / n: no seed of a test meets one),
-    ``shuffled`` draws the whole shuffle word by word, from the items as given."""
-    if not services.rules.shuffle.__file__.endswith(".py"):
-        pytest.skip("compiled (make setup), its calls are not patched: MAUMAU_PURE=1 runs this")
-    real = services.rules.shuffle._first_words
+    ``shuffled`` draws the whole shuffle word by word, from the items as given. A compiled module's calls cannot
+    be replaced: there the check runs in a process of its own on the sources (``MAUMAU_PURE=1``)."""
+    if services.rules.shuffle.__file__.endswith(".py"):
+        rejected_first_word_shuffles_word_by_word()
+        return
+    check = "from tests.rules.test_shuffle import rejected_first_word_shuffles_word_by_word as c; c()"
+    done = subprocess.run([sys.executable, "-c", check], env={**os.environ, "MAUMAU_PURE": "1"},
+                          cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+
+
+def rejected_first_word_shuffles_word_by_word() -> None:
+    module = services.rules.shuffle
+    assert module.__file__.endswith(".py"), "run on the sources"
+    real = module._first_words
     # 2**32 - 1 is rejected below 3 (2**32 % 3 == 1): the first position's word of three items
-    monkeypatch.setattr(services.rules.shuffle, "_first_words",
-                        lambda seed, label, k: (2**32 - 1, *real(seed, label, k)[1:]))
-    items = ["a", "b", "c"]
-    expected = _reference(items, SEED, "deal")
-    assert shuffled(items, SEED, "deal") == _shuffled_by_rejection(list(items), SEED, "deal") == expected
-    assert items == ["a", "b", "c"]
+    module._first_words = lambda seed, label, k: (2**32 - 1, *real(seed, label, k)[1:])  # type: ignore[assignment]
+    try:
+        items = ["a", "b", "c"]
+        expected = _reference(items, SEED, "deal")
+        assert shuffled(items, SEED, "deal") == _shuffled_by_rejection(list(items), SEED, "deal") == expected
+        assert items == ["a", "b", "c"]
+    finally:
+        module._first_words = real  # type: ignore[assignment]
 
 
 def test_a_deal_s_numbers_and_a_script_s_names_lay_the_same_round_out() -> None:
