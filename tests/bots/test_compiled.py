@@ -8,11 +8,7 @@ same code run with ``MAUMAU_PURE=1`` (every compiled module's source) in another
 from __future__ import annotations
 
 import hashlib
-import os
 import random
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -22,8 +18,7 @@ from services.bots.reading import Reading, observe
 from services.bots.strategy import Searched, decide, strong
 from services.rules.decider import deal, evolve
 from services.rules.engine import apply, new_match
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.interpreted import interpreted
 
 
 def digest(worlds: int = 12) -> str:
@@ -50,8 +45,6 @@ def digest(worlds: int = 12) -> str:
 def test_the_compiled_bots_decide_as_their_sources_interpreted() -> None:
     if (services.bots.worlds.__file__ or "").endswith(".py"):
         pytest.skip("the bots are not compiled here (make setup compiles them): nothing to compare")
-    pure = subprocess.run(
-        [sys.executable, "-c", "import services.bots.worlds as w; from tests.bots.test_compiled import digest; "
-         "assert w.__file__.endswith('.py'); print(digest())"],
-        cwd=ROOT, env={**os.environ, "MAUMAU_PURE": "1"}, capture_output=True, text=True, timeout=300, check=True)
-    assert digest() == pure.stdout.strip()
+    pure = interpreted("import services.bots.worlds as w; from tests.bots.test_compiled import digest; "
+                       "assert w.__file__.endswith('.py'); print(digest())")
+    assert digest() == pure

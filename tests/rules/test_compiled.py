@@ -9,11 +9,7 @@ of all of it here, and one from the same code run with ``MAUMAU_PURE=1`` in anot
 from __future__ import annotations
 
 import hashlib
-import os
 import random
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -24,8 +20,7 @@ from services.rules.engine import legal_actions, new_match
 from services.rules.rulesets import HOUSE_OPTIONS, RULESETS, OptionError, make_ruleset
 from services.rules.state import _SLOTS, State
 from services.rules.wire import state_from_pb, state_to_pb
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.interpreted import interpreted
 
 
 def _compiled() -> bool:
@@ -76,8 +71,6 @@ def digest(seeds: int = 12) -> str:
 def test_the_compiled_engine_plays_as_its_sources_interpreted() -> None:
     if not _compiled():
         pytest.skip("the engine is not compiled here (make setup compiles it): nothing to compare")
-    pure = subprocess.run(
-        [sys.executable, "-c", "import services.rules.state as s; from tests.rules.test_compiled import digest; "
-         "assert s.__file__.endswith('.py'); print(digest())"],
-        cwd=ROOT, env={**os.environ, "MAUMAU_PURE": "1"}, capture_output=True, text=True, timeout=300, check=True)
-    assert digest() == pure.stdout.strip()
+    pure = interpreted("import services.rules.state as s; from tests.rules.test_compiled import digest; "
+                       "assert s.__file__.endswith('.py'); print(digest())")
+    assert digest() == pure
