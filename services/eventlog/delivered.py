@@ -34,8 +34,8 @@ class ReadGap(NatsError):
 
 
 def acked(reply: bytes) -> tuple[int, int, int]:
-    """The stream sequence, the consumer's delivery count and the messages pending after one delivered message,
-    from its reply subject (both forms: with and without the domain and account tokens).
+    """The stream sequence, the consumer's own sequence (one more per message it delivers) and the messages
+    pending after one delivered message, from its reply subject (with and without the domain and account tokens).
 
     >>> acked(b"$JS.ACK.TABLES.c1.1.41.7.1700000000000000000.3")
     (41, 7, 3)
