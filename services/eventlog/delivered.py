@@ -53,12 +53,13 @@ async def delivered(nc: Client, stream: str, subject: str, timeout: float = 10.0
     sub = await nc.subscribe(inbox)
     routes = raw_routes(nc)
     arrived: list[Message] = []
-    state = {"expected": 1, "done": False}
+    expected, done = 1, False
     woken = asyncio.Event()
     failure: list[NatsError] = []
     answering: set[asyncio.Task[None]] = set()
 
     def take(subj: bytes, reply: bytes, data: bytes, headers: bytes | None) -> None:
+        nonlocal expected, done
         code = status(headers)
         if code:  # 100: a heartbeat, or a flow-control request answered at once
             if reply:
@@ -67,12 +68,12 @@ async def delivered(nc: Client, stream: str, subject: str, timeout: float = 10.0
                 sent.add_done_callback(answering.discard)
             return
         seq, delivery, pending = acked(reply)
-        if delivery != state["expected"]:
-            failure.append(ReadGap(f"{stream}: delivery {delivery} came after {state['expected'] - 1}"))
-        state["expected"] = delivery + 1
+        if delivery != expected:
+            failure.append(ReadGap(f"{stream}: delivery {delivery} came after {expected - 1}"))
+        expected = delivery + 1
         arrived.append(Message(seq, data, subj.decode()))
         if pending == 0:
-            state["done"] = True
+            done = True
         woken.set()
 
     routes[sub._id] = take
@@ -88,9 +89,9 @@ async def delivered(nc: Client, stream: str, subject: str, timeout: float = 10.0
             raise APIError(code=answer["error"].get("code"), description=answer["error"].get("description"))
         name = answer["name"]
         if answer.get("num_pending", 0) == 0:  # nothing to send
-            state["done"] = True
+            done = True
         while True:
-            if not arrived and not state["done"]:
+            if not arrived and not done:
                 woken.clear()
                 await within(woken.wait(), timeout)
             if failure:
@@ -98,7 +99,7 @@ async def delivered(nc: Client, stream: str, subject: str, timeout: float = 10.0
             if arrived:
                 chunk, arrived[:] = arrived[:], []
                 yield chunk
-            elif state["done"]:
+            elif done:
                 return
     finally:
         routes.pop(sub._id, None)

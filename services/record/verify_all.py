@@ -23,12 +23,12 @@ from services.record.verify import Verdict, Verifier
 from services.runtime.subjects import table_of
 
 Share = list[tuple[str, int, bytes]]  # a table's id, a batch's stream sequence and its bytes
-STOP = "stop"
+READY, STOP = "ready", "stop"  # a worker's word that its modules are imported; the word that ends it
 
 
 def _checking(conn: Connection) -> None:
     """A worker: the tables given to it, checked batch by batch; their verdicts at the end of each pass."""
-    conn.send(STOP)  # ready: its modules imported
+    conn.send(READY)
     while True:
         checking: dict[str, Verifier] = {}
         while (share := conn.recv()) is not None:
@@ -60,7 +60,7 @@ class Verifiers:
             self._conns.append(mine)
             self._processes.append(process)
         for conn in self._conns:
-            conn.recv()
+            conn.recv()  # READY: the clock of a measured pass starts after every worker's imports
         return self
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
